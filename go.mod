@@ -1,0 +1,3 @@
+module github.com/reuse-go/reuse
+
+go 1.24

@@ -1,0 +1,5 @@
+package stripe
+
+import "unsafe"
+
+func unsafeSizeofCell() uintptr { return unsafe.Sizeof(cell{}) }

@@ -1,0 +1,274 @@
+package chart
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"strings"
+)
+
+// Palette is the series colours, in order: a neutral grey for the first
+// series (usually the baseline or the published figure), then colours that
+// stay distinct for colour-blind readers.
+var Palette = []string{"#8c8c8c", "#e69f00", "#0072b2", "#009e73", "#cc79a7", "#d55e00"}
+
+func colour(i int) string { return Palette[i%len(Palette)] }
+
+// BarChart is a horizontal grouped bar chart: one row per group, one bar per
+// series in each row.
+type BarChart struct {
+	Title  string
+	Series []string   // series names, shown in the legend
+	Groups []BarGroup // rows, top to bottom
+	Log    bool       // logarithmic value axis
+	Unit   string     // appended to tick labels, such as "×"
+	Ref    float64    // value of a reference line (such as 1 for "as fast"), 0 for none
+	Width  int        // pixels; 0 means 760
+}
+
+// BarGroup is one row of a BarChart: a label and one value per series. A
+// value that is NaN or, on a log scale, not positive is not drawn.
+type BarGroup struct {
+	Label  string
+	Values []float64
+}
+
+// Bar geometry, in pixels.
+const (
+	barH      = 11
+	barGap    = 3
+	groupGap  = 10
+	labelW    = 150
+	titleH    = 28
+	legendH   = 22
+	axisH     = 26
+	rightPad  = 60
+	fontStyle = `font-family="system-ui, sans-serif" font-size="12"`
+)
+
+// SVG renders the chart as a standalone <svg> element.
+func (c BarChart) SVG() string {
+	w := c.Width
+	if w == 0 {
+		w = 760
+	}
+	ns := len(c.Series)
+	if ns == 0 {
+		ns = 1
+	}
+	rowH := ns*(barH+barGap) - barGap + groupGap
+	plotTop := titleH + legendH
+	h := plotTop + len(c.Groups)*rowH + axisH
+
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, g := range c.Groups {
+		for _, v := range g.Values {
+			if !drawable(v, c.Log) {
+				continue
+			}
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if c.Ref != 0 {
+		lo, hi = math.Min(lo, c.Ref), math.Max(hi, c.Ref)
+	}
+	if math.IsInf(lo, 0) {
+		lo, hi = 0, 1
+	}
+	s := Scale{From: labelW, To: float64(w - rightPad), Log: c.Log}
+	if c.Log {
+		s.Min, s.Max = LogBounds(lo, hi)
+	} else {
+		s.Min, s.Max = math.Min(0, lo), hi
+		if st := niceStep(math.Max(hi-s.Min, 1e-9) / 5); st > 0 {
+			s.Max = math.Ceil(hi/st) * st
+		}
+	}
+
+	var b strings.Builder
+	open(&b, w, h, c.Title)
+	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
+	legend(&b, c.Series, titleH+12)
+
+	plotBottom := plotTop + len(c.Groups)*rowH
+	for _, t := range s.Ticks() {
+		x := s.Map(t)
+		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, plotTop, x, plotBottom)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s%s</text>`, x, plotBottom+16, fontStyle, Format(t), esc(c.Unit))
+	}
+	for gi, g := range c.Groups {
+		y0 := plotTop + gi*rowH
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" %s>%s</text>`, labelW-8, y0+(rowH-groupGap)/2+4, fontStyle, esc(g.Label))
+		for si, v := range g.Values {
+			if !drawable(v, c.Log) {
+				continue
+			}
+			y := y0 + si*(barH+barGap)
+			x0, x1 := s.Map(s.Min), s.Map(v)
+			if !c.Log && s.Min < 0 {
+				x0 = s.Map(0)
+			}
+			if x1 < x0 {
+				x0, x1 = x1, x0
+			}
+			name := ""
+			if si < len(c.Series) {
+				name = c.Series[si]
+			}
+			fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %s%s</title></rect>`,
+				x0, y, math.Max(x1-x0, 1), barH, colour(si), esc(g.Label), esc(name), Format(v), esc(c.Unit))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="#333">%s%s</text>`,
+				x1+3, y+barH-2, Format(v), esc(c.Unit))
+		}
+	}
+	if c.Ref != 0 && drawable(c.Ref, c.Log) {
+		x := s.Map(c.Ref)
+		fmt.Fprintf(&b, `<line class="ref" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#c00" stroke-dasharray="4 3"/>`, x, plotTop-4, x, plotBottom)
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+// LineChart draws one line per series over a shared x axis.
+type LineChart struct {
+	Title          string
+	XLabel, YLabel string
+	Series         []Line
+	LogX, LogY     bool
+	// XTicks, when set, replaces the automatic x ticks (for sizes such as 0
+	// that a log scale cannot show, give the value drawn and its label).
+	XTicks        []Tick
+	Width, Height int // pixels; 0 means 760 × 420
+}
+
+// Line is one series of a LineChart. Points that cannot be drawn (NaN, or
+// not positive on a log axis) break the line.
+type Line struct {
+	Name   string
+	Points []Point
+}
+
+// Point is one (x, y) datum.
+type Point struct{ X, Y float64 }
+
+// Tick is an axis tick: the value where it is drawn and its label.
+type Tick struct {
+	At    float64
+	Label string
+}
+
+// SVG renders the chart as a standalone <svg> element.
+func (c LineChart) SVG() string {
+	w, h := c.Width, c.Height
+	if w == 0 {
+		w = 760
+	}
+	if h == 0 {
+		h = 420
+	}
+	const left, bottom = 70, 44
+	top := titleH + legendH
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, l := range c.Series {
+		for _, p := range l.Points {
+			if drawable(p.X, c.LogX) && drawable(p.Y, c.LogY) {
+				xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
+				ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
+			}
+		}
+	}
+	for _, t := range c.XTicks {
+		xlo, xhi = math.Min(xlo, t.At), math.Max(xhi, t.At)
+	}
+	if math.IsInf(xlo, 0) {
+		xlo, xhi, ylo, yhi = 1, 10, 1, 10
+	}
+	xs := Scale{Min: xlo, Max: xhi, From: left, To: float64(w - 20), Log: c.LogX}
+	ys := Scale{Min: ylo, Max: yhi, From: float64(h - bottom), To: float64(top), Log: c.LogY}
+	if c.LogX && len(c.XTicks) == 0 {
+		xs.Min, xs.Max = LogBounds(xlo, xhi)
+	}
+	if c.LogY {
+		ys.Min, ys.Max = LogBounds(ylo, yhi)
+	} else {
+		ys.Min = math.Min(0, ylo)
+	}
+
+	var b strings.Builder
+	open(&b, w, h, c.Title)
+	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
+	names := make([]string, len(c.Series))
+	for i, l := range c.Series {
+		names[i] = l.Name
+	}
+	legend(&b, names, titleH+12)
+
+	for _, t := range ys.Ticks() {
+		y := ys.Map(t)
+		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#e0e0e0"/>`, left, y, w-20, y)
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end" %s fill="#555">%s</text>`, left-6, y+4, fontStyle, Format(t))
+	}
+	xt := c.XTicks
+	if len(xt) == 0 {
+		for _, t := range xs.Ticks() {
+			xt = append(xt, Tick{At: t, Label: Format(t)})
+		}
+	}
+	for _, t := range xt {
+		x := xs.Map(t.At)
+		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, top, x, h-bottom)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s</text>`, x, h-bottom+16, fontStyle, esc(t.Label))
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" %s>%s</text>`, (left+w-20)/2, h-6, fontStyle, esc(c.XLabel))
+	fmt.Fprintf(&b, `<text x="14" y="%d" text-anchor="middle" transform="rotate(-90 14 %d)" %s>%s</text>`, (top+h-bottom)/2, (top+h-bottom)/2, fontStyle, esc(c.YLabel))
+
+	for i, l := range c.Series {
+		var d strings.Builder
+		pen := false
+		for _, p := range l.Points {
+			if !drawable(p.X, c.LogX) || !drawable(p.Y, c.LogY) {
+				pen = false
+				continue
+			}
+			cmd := "L"
+			if !pen {
+				cmd = "M"
+			}
+			fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, xs.Map(p.X), ys.Map(p.Y))
+			pen = true
+		}
+		if d.Len() > 0 {
+			fmt.Fprintf(&b, `<path class="line" d="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.TrimSpace(d.String()), colour(i))
+		}
+		for _, p := range l.Points {
+			if drawable(p.X, c.LogX) && drawable(p.Y, c.LogY) {
+				fmt.Fprintf(&b, `<circle class="point" cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s at %s</title></circle>`,
+					xs.Map(p.X), ys.Map(p.Y), colour(i), esc(l.Name), Format(p.Y), Format(p.X))
+			}
+		}
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+func open(b *strings.Builder, w, h int, title string) {
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, w, h, esc(title))
+}
+
+func legend(b *strings.Builder, names []string, y int) {
+	x := 0
+	for i, n := range names {
+		fmt.Fprintf(b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, y-10, colour(i))
+		fmt.Fprintf(b, `<text x="%d" y="%d" %s>%s</text>`, x+16, y, fontStyle, esc(n))
+		x += 16 + 7*len(n) + 18
+	}
+}
+
+func drawable(v float64, log bool) bool {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return false
+	}
+	return !log || v > 0
+}
+
+func esc(s string) string { return html.EscapeString(s) }

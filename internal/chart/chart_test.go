@@ -13,10 +13,10 @@ import (
 
 func TestScaleMap(t *testing.T) {
 	tests := []struct {
-		name  string
-		s     chart.Scale
-		v     float64
-		want  float64
+		name string
+		s    chart.Scale
+		v    float64
+		want float64
 	}{
 		{"linear min", chart.Scale{Min: 0, Max: 10, From: 100, To: 200}, 0, 100},
 		{"linear max", chart.Scale{Min: 0, Max: 10, From: 100, To: 200}, 10, 200},

@@ -1,0 +1,101 @@
+package jsonpool
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/reuse-go/reuse"
+)
+
+// ErrTooLarge is wrapped by the error Decode returns when the input is longer
+// than the limit.
+var ErrTooLarge = errors.New("jsonpool: input larger than the limit")
+
+// minRead is the first read size and the smallest buffer Decode allocates.
+const minRead = 512
+
+// buffers pools the read buffers of Decode. A buffer is taken by getBuffer and
+// given back by putBuffer, and by nothing else.
+var buffers = reuse.Pool[*[]byte]{
+	New: func() *[]byte {
+		b := make([]byte, 0, minRead)
+		return &b
+	},
+	// A buffer that grew past maxRetained for one large document is
+	// dropped rather than kept for every later small one (pitfall P7).
+	Accept: func(b *[]byte) bool { return cap(*b) <= maxRetained },
+}
+
+func getBuffer() *[]byte { return buffers.Get() }
+
+func putBuffer(b *[]byte) {
+	*b = (*b)[:0]
+	buffers.Put(b)
+}
+
+// Decode reads r to the end and decodes the one JSON value it holds into v,
+// like json.Unmarshal(data, v), reading through a pooled buffer instead of a
+// fresh one.
+//
+// Unlike json.Decoder, which stops after the first value, Decode consumes all
+// of r, and anything after the value other than white space is an error: it
+// is meant for a request or response body, a file, a message. It reads at
+// most limit+1 bytes: when r holds more than limit bytes it returns an error
+// wrapping ErrTooLarge without decoding anything. A read error from r, or a
+// json error (*json.SyntaxError, *json.UnmarshalTypeError, ...), is returned
+// wrapped, for errors.Is and errors.As.
+//
+// Decode panics if limit < 1 or r is nil: those are mistakes in the calling
+// code, not in the data.
+func Decode(r io.Reader, v any, limit int) error {
+	if limit < 1 {
+		panic("jsonpool: Decode called with limit < 1")
+	}
+	if r == nil {
+		panic("jsonpool: Decode called with a nil io.Reader")
+	}
+	b := getBuffer()
+	defer putBuffer(b)
+	var err error
+	*b, err = readLimited(*b, r, limit)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(*b, v); err != nil {
+		return fmt.Errorf("jsonpool: Decode: %w", err)
+	}
+	return nil
+}
+
+// readLimited appends all of r to buf, growing it as needed, and fails with
+// ErrTooLarge as soon as more than limit bytes have been read.
+func readLimited(buf []byte, r io.Reader, limit int) ([]byte, error) {
+	for {
+		end := min(cap(buf), limit+1)
+		if len(buf) == end {
+			// Here len(buf) <= limit, so cap(buf) <= limit: grow by
+			// doubling, never past limit+1, one byte more than the limit
+			// being enough to know the input is too large.
+			grown := make([]byte, len(buf), min(max(2*cap(buf), minRead), limit+1))
+			copy(grown, buf)
+			buf = grown
+			end = cap(buf)
+		}
+		n, err := r.Read(buf[len(buf):end])
+		if n < 0 || n > end-len(buf) {
+			return buf, fmt.Errorf("jsonpool: Decode: io.Reader returned an invalid count %d", n)
+		}
+		buf = buf[:len(buf)+n]
+		if len(buf) > limit {
+			return buf, fmt.Errorf("jsonpool: Decode: more than %d bytes: %w", limit, ErrTooLarge)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, fmt.Errorf("jsonpool: Decode: reading: %w", err)
+		}
+	}
+}

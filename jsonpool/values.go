@@ -1,0 +1,74 @@
+package jsonpool
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/reuse-go/reuse"
+)
+
+// Values is a pool of *T to decode JSON into, made so that stale state
+// (pitfall P3) cannot happen through it: every value it hands out, from Get,
+// Decode or Unmarshal, is the zero T, so a field missing from a document is
+// zero, never the previous document's value. Slices, maps and pointers inside
+// a T are dropped with it, not reused: json.Unmarshal adds to an existing map
+// instead of replacing it, which would leak keys from one document to the
+// next.
+//
+// What pooling saves is the allocation of the T itself; it pays off for large
+// T (see the package documentation).
+//
+// The zero value is ready to use. A Values is safe for use by multiple
+// goroutines and must not be copied after first use.
+type Values[T any] struct {
+	pool reuse.Pool[*T]
+}
+
+// Get returns a pointer to a zero T, from the pool or new. The caller owns it
+// until it gives it to Put.
+func (p *Values[T]) Get() *T {
+	v := p.pool.Get()
+	if v == nil {
+		v = new(T)
+	}
+	return v
+}
+
+// Put zeroes *v, dropping everything it refers to, and gives v back to the
+// pool. Put transfers ownership: the caller must not use v, or anything it
+// read through v without copying, afterwards. Put(nil) does nothing.
+func (p *Values[T]) Put(v *T) {
+	if v == nil {
+		return
+	}
+	var zero T
+	*v = zero
+	p.pool.Put(v)
+}
+
+// Decode takes a zero T from the pool and decodes the JSON value in r into
+// it, with Decode(r, v, limit); see Decode for the limit and the errors. On
+// success the caller owns the result and gives it back with Put; on error
+// the value is already back in the pool and Decode returns nil.
+func (p *Values[T]) Decode(r io.Reader, limit int) (*T, error) {
+	v := p.Get()
+	if err := Decode(r, v, limit); err != nil {
+		p.Put(v)
+		return nil, err
+	}
+	return v, nil
+}
+
+// Unmarshal takes a zero T from the pool and decodes data into it with
+// json.Unmarshal. On success the caller owns the result and gives it back
+// with Put; on error, which wraps the json error, the value is already back
+// in the pool and Unmarshal returns nil.
+func (p *Values[T]) Unmarshal(data []byte) (*T, error) {
+	v := p.Get()
+	if err := json.Unmarshal(data, v); err != nil {
+		p.Put(v)
+		return nil, fmt.Errorf("jsonpool: Values.Unmarshal: %w", err)
+	}
+	return v, nil
+}

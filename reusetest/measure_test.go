@@ -89,9 +89,11 @@ type fakeTB struct {
 	skipped bool
 }
 
-func (f *fakeTB) Helper()                        {}
-func (f *fakeTB) Errorf(format string, a ...any) { f.errors = append(f.errors, fmt.Sprintf(format, a...)) }
-func (f *fakeTB) Skip(...any)                    { f.skipped = true }
+func (f *fakeTB) Helper() {}
+func (f *fakeTB) Errorf(format string, a ...any) {
+	f.errors = append(f.errors, fmt.Sprintf(format, a...))
+}
+func (f *fakeTB) Skip(...any) { f.skipped = true }
 
 func TestAllocsAtMost(t *testing.T) {
 	if race.Enabled {

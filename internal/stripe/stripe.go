@@ -1,16 +1,28 @@
-// Package stripe provides counters split over cache-line-padded cells, so that
-// goroutines running on different processors rarely write the same cache line.
+// Package stripe provides counters kept per processor (P), in cells padded to
+// 128 bytes, so that counting on the hot path costs no locked instruction and
+// no shared cache line.
 //
-// A cell is picked from the address of the caller's stack, which differs
-// between goroutines and costs no call into the runtime. Two goroutines may
-// share a cell; the counts stay exact because every cell is updated atomically.
+// Add pins the calling goroutine to its P for the duration of the increment,
+// as sync.Pool does for its per-P caches, so each cell has a single writer at a
+// time and the increment is a plain add: no LOCK prefix (even an atomic store
+// is a locked XCHG on amd64). Sum reads the cells with atomic loads; on 64-bit
+// platforms a word-sized plain store is never torn, so a concurrent Sum sees
+// each cell's old or new value. Under the race detector, and on 32-bit
+// platforms, Add uses atomic adds instead. A P numbered beyond the cells
+// allocated (GOMAXPROCS raised after New) shares one extra cell that is always
+// updated with atomic adds.
 package stripe
 
 import (
 	"runtime"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/reuse-go/reuse/internal/race"
 )
+
+// plainAdd is true where the owner of a cell may update it without atomics.
+const plainAdd = pinned && !race.Enabled && unsafe.Sizeof(uintptr(0)) == 8
 
 // Width is how many counters each cell holds.
 const Width = 4
@@ -18,40 +30,47 @@ const Width = 4
 // cell is padded to 128 bytes: two cache lines, because adjacent-line
 // prefetching on x86 makes 64-byte padding share in practice.
 type cell struct {
-	n [Width]atomic.Uint64
+	n [Width]uint64 // written by the owning P, read with atomic loads
 	_ [128 - Width*8]byte
 }
 
-// Counters is a set of Width counters striped over cells.
+// Counters is a set of Width counters kept per P.
 // Counters must be created by New; it is safe for use by multiple goroutines.
 type Counters struct {
+	// cells has one cell per P at the time of New, then the shared overflow cell.
 	cells []cell
-	mask  uintptr
 }
 
-// New returns counters with one cell per processor, rounded up to a power of
-// two, between 2 and 64 cells.
+// New returns counters with one cell per P (GOMAXPROCS at the time of the call)
+// and one shared cell.
 func New() *Counters {
-	n := 2
-	for n < runtime.GOMAXPROCS(0) && n < 64 {
-		n <<= 1
-	}
-	return &Counters{cells: make([]cell, n), mask: uintptr(n - 1)}
+	return &Counters{cells: make([]cell, runtime.GOMAXPROCS(0)+1)}
 }
 
 // Add adds one to counter i (0 <= i < Width).
 func (c *Counters) Add(i int) {
-	var marker byte
-	// Goroutine stacks start at least 8 KiB apart; mix the bits above that.
-	h := (uintptr(unsafe.Pointer(&marker)) >> 13) * 0x9E3779B97F4A7C15
-	c.cells[(h>>(unsafe.Sizeof(h)*8-6))&c.mask].n[i].Add(1)
+	if !pinned {
+		atomic.AddUint64(&c.cells[0].n[i], 1)
+		return
+	}
+	pid := procPin()
+	if last := len(c.cells) - 1; pid >= last {
+		atomic.AddUint64(&c.cells[last].n[i], 1)
+	} else if plainAdd {
+		// Pinned: no other goroutine writes this cell until procUnpin.
+		c.cells[pid].n[i]++
+	} else {
+		atomic.AddUint64(&c.cells[pid].n[i], 1)
+	}
+	procUnpin()
 }
 
-// Sum returns the total of counter i over all cells.
+// Sum returns the total of counter i over all cells. Under concurrent Adds it
+// is a snapshot that may miss increments in flight.
 func (c *Counters) Sum(i int) uint64 {
 	var s uint64
 	for k := range c.cells {
-		s += c.cells[k].n[i].Load()
+		s += atomic.LoadUint64(&c.cells[k].n[i])
 	}
 	return s
 }

@@ -1,0 +1,145 @@
+// Command reuse runs the report: every classic sync.Pool workload (W1–W11 in
+// the repository's WORKLOADS.md) measured here in three variants, fresh
+// allocation, sync.Pool as usually written and reuse, with the pitfalls the
+// usual code falls into detected in the same run.
+//
+// Usage:
+//
+//	go run ./cmd/reuse [bench] [-html FILE] [-json FILE] [-filter REGEXP] [-full] [-time D]
+//
+// The terminal table goes to standard output. While it runs, progress goes
+// to standard error when that is a terminal.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/reuse-go/reuse/internal/report"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "reuse:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+// run is main without the process: it parses args, runs the report and
+// writes it.
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "bench" {
+		args = args[1:]
+	}
+	fs := flag.NewFlagSet("reuse", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	htmlFile := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE`")
+	jsonFile := fs.String("json", "", "also write the report as JSON to `FILE`")
+	filter := fs.String("filter", "", "run only the workloads whose id or name matches `REGEXP` (such as W1|gzip)")
+	full := fs.Bool("full", false, "longer, steadier runs (about 10× the default time)")
+	round := fs.Duration("time", 0, "time per variant in each measuring round (default 25ms, 100ms with -full)")
+	rounds := fs.Int("rounds", 0, "measuring rounds per variant; ns/op is their median (default 3, 8 with -full)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, and reuse, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	opt := report.DefaultOptions()
+	if *full {
+		opt = report.FullOptions()
+	}
+	if *round > 0 {
+		opt.Round = *round
+	}
+	if *rounds > 0 {
+		opt.Rounds = *rounds
+	}
+	if *filter != "" {
+		re, err := regexp.Compile(*filter)
+		if err != nil {
+			return fmt.Errorf("-filter: %w", err)
+		}
+		opt.Filter = re
+		if len(report.Select(re)) == 0 {
+			return fmt.Errorf("-filter %q matches no workload", *filter)
+		}
+	}
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+		opt.Progress = progress(f, report.Select(opt.Filter))
+	}
+	r := report.Run(opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err := report.WriteText(stdout, r); err != nil {
+		return err
+	}
+	if *jsonFile != "" {
+		if err := writeFile(*jsonFile, func(w io.Writer) error { return report.WriteJSON(w, r) }); err != nil {
+			return err
+		}
+	}
+	if *htmlFile != "" {
+		if err := writeFile(*htmlFile, func(w io.Writer) error { return report.WriteHTML(w, r) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile(name string, write func(io.Writer) error) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// isTerminal reports whether f is a character device, such as a terminal.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress returns a Progress callback that rewrites one status line on w:
+// the workload, how many remain and the estimated time left, from the
+// variants measured so far.
+func progress(w io.Writer, defs []report.Def) func(report.Def, int, int, time.Duration) {
+	weights := make([]int, len(defs))
+	total := 0
+	for i, d := range defs {
+		for _, c := range d.Cases {
+			weights[i] += len(c.Variants)
+		}
+		total += weights[i]
+	}
+	done := 0
+	return func(d report.Def, i, n int, elapsed time.Duration) {
+		left := "estimating…"
+		if done > 0 {
+			rest := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+			left = fmt.Sprintf("~%s left", rest.Round(time.Second))
+		}
+		fmt.Fprintf(w, "\r\033[K[%d/%d] %s %s: %d workloads to go, %s", i+1, n, d.ID, d.Name, n-i-1, left)
+		if i < len(weights) {
+			done += weights[i]
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package report
+
+// Defs returns the definitions of the workloads W1–W11, in order. Each call
+// returns fresh definitions; the pools are made when a variant is measured.
+func Defs() []Def {
+	return []Def{w1(), w2(), w3(), w4(), w5(), w6(), w7(), w8(), w9(), w10(), w11()}
+}
+
+// pub returns a published figure: ns/op, B/op and allocs/op (-1 when the
+// write-up does not give it) and the speedup against the published baseline
+// (0 when there is none).
+func pub(ns, bytes, allocs, speedup float64) *Published {
+	return &Published{NsPerOp: ns, BytesPerOp: bytes, AllocsPerOp: allocs, Speedup: speedup}
+}
+
+// Package-level sinks keep results alive so the compiler cannot drop the
+// work being measured.
+var (
+	sinkInts    []int
+	sinkBytes   []byte
+	sinkStrings []string
+	sinkPerson  *person
+)

@@ -1,0 +1,240 @@
+package report
+
+import (
+	"fmt"
+	"hash/fnv"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Op does one operation of a variant. When see is non-nil, Op calls it with
+// the operation's output before it gives any pooled memory back, so the
+// report can compare the output with the baseline's; the timed loop passes
+// nil. An error means the op did not do its work.
+type Op func(see func(any)) error
+
+// Def defines a workload.
+type Def struct {
+	ID, Name  string
+	Op        string // what one op does
+	Published string // the published figures, as written up
+	Cases     []CaseDef
+	// Detect, if non-nil, runs the workload's pitfall detectors on the usual
+	// sync.Pool code and returns what they found.
+	Detect func() []Finding
+}
+
+// CaseDef defines one case of a workload. The first variant is the baseline.
+type CaseDef struct {
+	Name     string
+	Size     int    // the size parameter, for W1's curve
+	Variants []VariantDef
+	Why      string // why the published ratio is not met or not comparable
+}
+
+// VariantDef defines one variant: New returns a fresh Op with its own pool.
+type VariantDef struct {
+	Name      string
+	Role      string
+	Published *Published
+	New       func() Op
+	// Parallel runs the op on GOMAXPROCS goroutines at once.
+	Parallel bool
+}
+
+// measurement accumulates one variant's figures over the rounds.
+type measurement struct {
+	vd         VariantDef
+	op         Op
+	first      uint64
+	firstBytes uint64
+	output     string
+	outErr     error
+	check      string
+	n          int       // ops per round
+	ns         []float64 // ns/op of each round
+	ops        uint64
+	allocs     uint64
+	bytes      uint64
+	gcs        uint64
+	errors     uint64
+	firstErr   error
+}
+
+// start builds the variant's op, measures its very first call alone, then
+// takes its output for the check.
+func start(vd VariantDef) *measurement {
+	m := &measurement{vd: vd, op: vd.New()}
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	err := m.op(nil)
+	runtime.ReadMemStats(&b)
+	m.first, m.firstBytes = b.Mallocs-a.Mallocs, b.TotalAlloc-a.TotalAlloc
+	if err != nil {
+		m.errors++
+		m.firstErr = err
+	}
+	m.output = "(no output)"
+	m.outErr = m.op(func(v any) { m.output = render(v) })
+	return m
+}
+
+// calibrate finds how many ops take about one round.
+func (m *measurement) calibrate(round time.Duration) {
+	n := 1
+	for {
+		d := m.timed(n, nil)
+		if d >= round/2 || n >= 1e9 {
+			m.n = max(1, int(float64(n)*float64(round)/float64(max(d, 1))))
+			return
+		}
+		next := int(float64(n) * 1.2 * float64(round) / float64(max(d, 1)))
+		m.n = min(max(next, n+1), 100*n)
+		n = m.n
+	}
+}
+
+// round measures m.n ops and records their figures.
+func (m *measurement) round() {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	var errs uint64
+	d := m.timed(m.n, &errs)
+	runtime.ReadMemStats(&b)
+	m.ns = append(m.ns, float64(d.Nanoseconds())/float64(m.n))
+	m.ops += uint64(m.n)
+	m.allocs += b.Mallocs - a.Mallocs
+	m.bytes += b.TotalAlloc - a.TotalAlloc
+	m.gcs += uint64(b.NumGC - a.NumGC)
+	m.errors += errs
+}
+
+// timed runs n ops and returns the time they took; errors, if non-nil,
+// receives the number of ops that failed.
+func (m *measurement) timed(n int, errors *uint64) time.Duration {
+	if !m.vd.Parallel {
+		var errs uint64
+		var firstErr error
+		t0 := time.Now()
+		for i := 0; i < n; i++ {
+			if err := m.op(nil); err != nil {
+				errs++
+				if firstErr == nil {
+					firstErr = err
+				}
+			}
+		}
+		d := time.Since(t0)
+		m.note(errs, firstErr, errors)
+		return d
+	}
+	g := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs uint64
+	var firstErr error
+	t0 := time.Now()
+	for k := 0; k < g; k++ {
+		share := n / g
+		if k < n%g {
+			share++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var e uint64
+			var fe error
+			for i := 0; i < share; i++ {
+				if err := m.op(nil); err != nil {
+					e++
+					if fe == nil {
+						fe = err
+					}
+				}
+			}
+			mu.Lock()
+			errs += e
+			if firstErr == nil {
+				firstErr = fe
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	d := time.Since(t0)
+	m.note(errs, firstErr, errors)
+	return d
+}
+
+func (m *measurement) note(errs uint64, firstErr error, errors *uint64) {
+	if errors != nil {
+		*errors += errs
+	}
+	if m.firstErr == nil && firstErr != nil {
+		m.firstErr = firstErr
+	}
+}
+
+func (m *measurement) nsPerOp() float64 {
+	if len(m.ns) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), m.ns...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// variant returns the figures gathered.
+func (m *measurement) variant() Variant {
+	v := Variant{
+		Name:        m.vd.Name,
+		Role:        m.vd.Role,
+		NsPerOp:     m.nsPerOp(),
+		Ops:         m.ops,
+		Allocs:      m.allocs,
+		FirstAllocs: m.first,
+		FirstBytes:  m.firstBytes,
+		GCs:         m.gcs,
+		Errors:      m.errors,
+		Check:       m.check,
+	}
+	if m.ops > 0 {
+		v.AllocsPerOp = float64(m.allocs) / float64(m.ops)
+		v.BytesPerOp = float64(m.bytes) / float64(m.ops)
+		v.GCsPerOp = float64(m.gcs) / float64(m.ops)
+	}
+	if v.Check == "" && m.errors > 0 {
+		v.Check = fmt.Sprintf("%d of %d ops returned an error (%v)", m.errors, m.ops+1, m.firstErr)
+	}
+	if v.Check == "" {
+		v.Check = "ok"
+	}
+	v.Valid = v.Check == "ok"
+	return v
+}
+
+// render turns an op's output into a string to compare: short byte slices
+// and strings quoted, long ones as their length and FNV-1a hash.
+func render(v any) string {
+	var s string
+	switch v := v.(type) {
+	case []byte:
+		s = string(v)
+	case string:
+		s = v
+	default:
+		s = fmt.Sprintf("%+v", v)
+	}
+	if len(s) <= 120 {
+		return strconv.Quote(s)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%d bytes, fnv-1a %016x", len(s), h.Sum64())
+}

@@ -1,0 +1,254 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"runtime"
+	"time"
+)
+
+// Roles of a variant in a case.
+const (
+	RoleBaseline = "baseline"  // fresh allocation every op
+	RoleSyncPool = "sync.Pool" // sync.Pool as the write-ups write it, pitfalls included
+	RoleReuse    = "reuse"     // this library
+	RoleOther    = "other"     // further variants the write-ups measured
+)
+
+// Report is the result of one run: every selected workload with its figures.
+type Report struct {
+	GoVersion  string     `json:"go_version"`
+	GOOS       string     `json:"goos"`
+	GOARCH     string     `json:"goarch"`
+	GOMAXPROCS int        `json:"gomaxprocs"`
+	NumCPU     int        `json:"num_cpu"`
+	Started    time.Time  `json:"started"`
+	Seconds    float64    `json:"seconds"`
+	Mode       string     `json:"mode"` // "default" or "full"
+	Workloads  []Workload `json:"workloads"`
+}
+
+// Workload is one of W1–W11 with its cases and what its pitfall detectors found.
+type Workload struct {
+	ID       string    `json:"id"`
+	Name     string    `json:"name"`
+	Op       string    `json:"op"`        // what one op does
+	Source   string    `json:"published"` // the published figures, as written up
+	Cases    []Case    `json:"cases"`
+	Findings []Finding `json:"findings"`
+}
+
+// Case is one setting of a workload (a size, an API) measured in every variant.
+type Case struct {
+	Name     string    `json:"name"` // "" when the workload has one case
+	Variants []Variant `json:"variants"`
+	Verdict  Verdict   `json:"verdict"`
+}
+
+// Verdict compares reuse's speedup with the published pooled speedup.
+type Verdict struct {
+	Published float64 `json:"published_speedup"` // 0 when there is no published ratio
+	Measured  float64 `json:"measured_speedup"`  // reuse against the baseline, here
+	Status    string  `json:"status"`            // "met", "not met", "no published ratio", "published ratio not real", "invalid"
+	Why       string  `json:"why,omitempty"`
+}
+
+// Variant is one implementation of a case, with its figures.
+type Variant struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
+
+	NsPerOp     float64 `json:"ns_per_op"`
+	BytesPerOp  float64 `json:"bytes_per_op"`
+	AllocsPerOp float64 `json:"allocs_per_op"` // exact: Allocs / Ops, not rounded
+	Allocs      uint64  `json:"allocs"`
+	Ops         uint64  `json:"ops"`
+	FirstAllocs uint64  `json:"first_allocs"` // allocations of the very first op
+	FirstBytes  uint64  `json:"first_bytes"`
+	GCs         uint64  `json:"gcs"`
+	GCsPerOp    float64 `json:"gcs_per_op"`
+	Errors      uint64  `json:"errors"` // ops that returned an error
+	Speedup     float64 `json:"speedup"` // baseline ns/op ÷ this ns/op; 0 when not valid
+
+	// Check is "ok" when the variant's output equals the baseline's and no
+	// op failed; otherwise it says what went wrong and the figures do not
+	// count (Valid is false).
+	Check string `json:"check"`
+	Valid bool   `json:"valid"`
+
+	Published *Published `json:"published,omitempty"`
+}
+
+// Published is a figure from the write-ups, taken elsewhere on another Go.
+type Published struct {
+	NsPerOp     float64 `json:"ns_per_op"`
+	BytesPerOp  float64 `json:"bytes_per_op"`
+	AllocsPerOp float64 `json:"allocs_per_op"`
+	Speedup     float64 `json:"speedup"` // against the published baseline; 0 if none
+	Fake        bool    `json:"fake,omitempty"`
+}
+
+// Finding is what a pitfall detector saw in this run.
+type Finding struct {
+	Pitfall  string `json:"pitfall"` // "P1" … "P7"
+	Variant  string `json:"variant"`
+	Message  string `json:"message"`
+	Evidence string `json:"evidence"`
+}
+
+// Options control a run.
+type Options struct {
+	// Filter selects workloads whose id or name it matches; nil selects all.
+	Filter *regexp.Regexp
+	// Round is the time each variant runs in one measuring round, and Rounds
+	// how many interleaved rounds are taken (ns/op is their median).
+	Round  time.Duration
+	Rounds int
+	// Full names the mode in the report.
+	Full bool
+	// Progress, if non-nil, is called before each workload with its index,
+	// the number selected and the elapsed time.
+	Progress func(w Def, i, n int, elapsed time.Duration)
+}
+
+// DefaultOptions are the options of a default run, about 30 s on 2 cores.
+func DefaultOptions() Options { return Options{Round: 25 * time.Millisecond, Rounds: 3} }
+
+// FullOptions are the options of a -full run: longer, steadier.
+func FullOptions() Options { return Options{Round: 100 * time.Millisecond, Rounds: 8, Full: true} }
+
+// Run measures the selected workloads and returns the report.
+func Run(opt Options) Report {
+	if opt.Round <= 0 || opt.Rounds <= 0 {
+		panic("report: Run called with a non-positive Round or Rounds")
+	}
+	r := Report{
+		GoVersion:  runtime.Version(),
+		GOOS:       runtime.GOOS,
+		GOARCH:     runtime.GOARCH,
+		GOMAXPROCS: runtime.GOMAXPROCS(0),
+		NumCPU:     runtime.NumCPU(),
+		Started:    time.Now().UTC().Truncate(time.Second),
+		Mode:       "default",
+	}
+	if opt.Full {
+		r.Mode = "full"
+	}
+	defs := Select(opt.Filter)
+	start := time.Now()
+	for i, d := range defs {
+		if opt.Progress != nil {
+			opt.Progress(d, i, len(defs), time.Since(start))
+		}
+		r.Workloads = append(r.Workloads, runWorkload(d, opt))
+	}
+	r.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
+	return r
+}
+
+// Select returns the workload definitions whose id or name filter matches,
+// all of them when filter is nil.
+func Select(filter *regexp.Regexp) []Def {
+	var out []Def
+	for _, d := range Defs() {
+		if filter == nil || filter.MatchString(d.ID) || filter.MatchString(d.Name) || filter.MatchString(d.ID+" "+d.Name) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func runWorkload(d Def, opt Options) Workload {
+	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Source: d.Published}
+	for _, cd := range d.Cases {
+		w.Cases = append(w.Cases, runCase(cd, opt))
+	}
+	if d.Detect != nil {
+		w.Findings = d.Detect()
+	}
+	return w
+}
+
+func runCase(cd CaseDef, opt Options) Case {
+	c := Case{Name: cd.Name}
+	ms := make([]*measurement, len(cd.Variants))
+	var want string
+	for i, vd := range cd.Variants {
+		m := start(vd)
+		ms[i] = m
+		if i == 0 {
+			want = m.output
+			if m.outErr != nil {
+				m.check = "error: " + m.outErr.Error()
+			}
+			continue
+		}
+		switch {
+		case m.outErr != nil:
+			m.check = "error: " + m.outErr.Error()
+		case m.output != want:
+			m.check = fmt.Sprintf("output differs from the baseline's: got %s, want %s", short(m.output), short(want))
+		}
+	}
+	for _, m := range ms {
+		m.calibrate(opt.Round)
+	}
+	for r := 0; r < opt.Rounds; r++ {
+		for _, m := range ms {
+			m.round()
+		}
+	}
+	base := ms[0].nsPerOp()
+	for i, vd := range cd.Variants {
+		v := ms[i].variant()
+		v.Published = vd.Published
+		if v.Valid && base > 0 && v.NsPerOp > 0 {
+			v.Speedup = base / v.NsPerOp
+		}
+		c.Variants = append(c.Variants, v)
+	}
+	c.Verdict = verdict(cd, c.Variants)
+	return c
+}
+
+// verdict compares the reuse variant's speedup with the published one.
+func verdict(cd CaseDef, vs []Variant) Verdict {
+	var v Verdict
+	var reuse *Variant
+	for i := range vs {
+		if vs[i].Role == RoleReuse {
+			reuse = &vs[i]
+		}
+	}
+	if reuse == nil {
+		return Verdict{Status: "invalid", Why: "no reuse variant"}
+	}
+	v.Measured = reuse.Speedup
+	if reuse.Published != nil {
+		v.Published = reuse.Published.Speedup
+	}
+	switch {
+	case !reuse.Valid || !vs[0].Valid:
+		v.Status, v.Why = "invalid", "a check failed: "+vs[0].Check+"; "+reuse.Check
+	case reuse.Published != nil && reuse.Published.Fake:
+		v.Status, v.Why = "published ratio not real", cd.Why
+	case v.Published == 0:
+		v.Status, v.Why = "no published ratio", cd.Why
+	case v.Measured >= v.Published:
+		v.Status = "met"
+	default:
+		v.Status, v.Why = "not met", cd.Why
+		if v.Why == "" {
+			v.Why = fmt.Sprintf("reuse measured %.2f× against the published %.2f×", v.Measured, v.Published)
+		}
+	}
+	return v
+}
+
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}

@@ -2,27 +2,87 @@ package reuseprom
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/bytebuf"
 )
+
+// BufferSource is what the Collector reads a byte-buffer pool's counters and
+// calibration from. *bytebuf.Pool implements it.
+type BufferSource interface {
+	Stats() bytebuf.Stats
+}
 
 // Descriptors of the byte-buffer pools' own families.
 var (
 	defaultCapDesc = prometheus.NewDesc("reuse_buffer_pool_default_capacity_bytes",
-		"Capacity in bytes of the buffers the pool creates, as last calibrated.",
+		"Capacity in bytes the pool gives the buffers it creates, as last calibrated.",
 		[]string{poolLabel}, nil)
 	keepCapDesc = prometheus.NewDesc("reuse_buffer_pool_keep_capacity_bytes",
 		"Largest capacity in bytes of a buffer the pool keeps when it is put back, as last calibrated.",
 		[]string{poolLabel}, nil)
 	retainedDesc = prometheus.NewDesc("reuse_buffer_pool_retained_bytes",
-		"Estimated bytes held by the buffers the pool keeps.",
+		"Estimated bytes held by the buffers the pool made and the arrays it keeps.",
 		[]string{poolLabel}, nil)
 	calibrationsDesc = prometheus.NewDesc("reuse_buffer_pool_calibrations_total",
-		"Times the pool recalibrated its sizes from the sizes its buffers reached.",
+		"Times the pool recomputed its sizes from the lengths written into its buffers.",
 		[]string{poolLabel}, nil)
 )
 
+// bufferGauges are the gauge families of a byte-buffer pool, in the order of
+// bufferBlock.g.
+var bufferGauges = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDesc}
+
+// bufferDescs are all the families a byte-buffer pool reports besides the
+// pool families.
 var bufferDescs = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDesc, calibrationsDesc}
 
-// BufferSource is a stand-in until bytebuf lands.
-type BufferSource interface{ bufferStats() }
+// RegisterBuffers adds a byte-buffer pool to c under name. Besides the four
+// counters every pool reports (under the same names, so that sums over pools
+// include it), it reports, with the same pool label:
+//
+//	reuse_buffer_pool_default_capacity_bytes  gauge    capacity of the buffers it creates
+//	reuse_buffer_pool_keep_capacity_bytes     gauge    largest capacity it keeps on Put
+//	reuse_buffer_pool_retained_bytes          gauge    estimated bytes it holds
+//	reuse_buffer_pool_calibrations_total      counter  recalibrations of those sizes
+//
+// A bytebuf.Pool always counts its Gets and Puts, in batches: they are lower
+// bounds, see bytebuf.Stats.
+//
+// Names share one namespace with Register: the errors and the panic are
+// Register's.
+func (c *Collector) RegisterBuffers(name string, src BufferSource) error {
+	if isNil(src) {
+		panic("reuseprom: Collector.RegisterBuffers called with a nil BufferSource")
+	}
+	return c.add(&entry{name: name, buf: src})
+}
 
-func collectBuffers(ch chan<- prometheus.Metric, e *entry) {}
+// bufferBlock is one byte-buffer pool's metrics for one scrape, allocated at
+// once.
+type bufferBlock struct {
+	pool poolBlock
+	g    [len(bufferGauges)]gauge
+	gd   [len(bufferGauges)]dto.Gauge
+	cal  counter
+	cald dto.Counter
+}
+
+func collectBuffers(ch chan<- prometheus.Metric, e *entry) {
+	s := e.buf.Stats()
+	b := new(bufferBlock)
+	b.pool.set(e, reuse.Stats{Gets: s.Gets, Puts: s.Puts, News: s.News, Drops: s.Drops})
+	for i := range b.pool.m {
+		ch <- &b.pool.m[i]
+	}
+	vals := [len(bufferGauges)]float64{float64(s.DefaultCap), float64(s.KeepCap), float64(s.RetainedBytes)}
+	for i, v := range vals {
+		b.g[i] = gauge{desc: bufferGauges[i], labels: e.labels, dto: &b.gd[i], v: v}
+		b.gd[i].Value = &b.g[i].v
+		ch <- &b.g[i]
+	}
+	b.cal = counter{desc: calibrationsDesc, labels: e.labels, dto: &b.cald, v: float64(s.Calibrations)}
+	b.cald.Value = &b.cal.v
+	ch <- &b.cal
+}

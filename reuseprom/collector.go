@@ -32,12 +32,12 @@ const poolLabel = "pool"
 // Descriptors, built once and shared by every Collector: they are immutable.
 var (
 	getsDesc = prometheus.NewDesc("reuse_pool_gets_total",
-		"Calls to Get on the pool. Counted only while the pool counts every call "+
-			"(reuse.Pool.CountAll, reuse.Slices.CountAll); 0 otherwise.",
+		"Calls to Get on the pool. reuse.Pool and reuse.Slices count them only while their "+
+			"CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).",
 		[]string{poolLabel}, nil)
 	putsDesc = prometheus.NewDesc("reuse_pool_puts_total",
-		"Values put back and kept by the pool. Counted only while the pool counts every call "+
-			"(reuse.Pool.CountAll, reuse.Slices.CountAll); 0 otherwise.",
+		"Values put back to the pool. reuse.Pool and reuse.Slices count them only while their "+
+			"CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).",
 		[]string{poolLabel}, nil)
 	newsDesc = prometheus.NewDesc("reuse_pool_news_total",
 		"Values the pool had to create because it had none to give. "+

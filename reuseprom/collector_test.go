@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/bytebuf"
 	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/reuseprom"
 	"github.com/reuse-go/reuse/reusetest"
@@ -34,7 +35,7 @@ func TestCollectorReportsStats(t *testing.T) {
 # TYPE reuse_pool_drops_total counter
 reuse_pool_drops_total{pool="a"} 1
 reuse_pool_drops_total{pool="b"} 2
-# HELP reuse_pool_gets_total Calls to Get on the pool. Counted only while the pool counts every call (reuse.Pool.CountAll, reuse.Slices.CountAll); 0 otherwise.
+# HELP reuse_pool_gets_total Calls to Get on the pool. reuse.Pool and reuse.Slices count them only while their CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).
 # TYPE reuse_pool_gets_total counter
 reuse_pool_gets_total{pool="a"} 10
 reuse_pool_gets_total{pool="b"} 0
@@ -42,7 +43,7 @@ reuse_pool_gets_total{pool="b"} 0
 # TYPE reuse_pool_news_total counter
 reuse_pool_news_total{pool="a"} 3
 reuse_pool_news_total{pool="b"} 5
-# HELP reuse_pool_puts_total Values put back and kept by the pool. Counted only while the pool counts every call (reuse.Pool.CountAll, reuse.Slices.CountAll); 0 otherwise.
+# HELP reuse_pool_puts_total Values put back to the pool. reuse.Pool and reuse.Slices count them only while their CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).
 # TYPE reuse_pool_puts_total counter
 reuse_pool_puts_total{pool="a"} 8
 reuse_pool_puts_total{pool="b"} 0
@@ -339,5 +340,81 @@ func pools(t *testing.T, c prometheus.Collector) []string {
 	return names
 }
 
-// registerBuffers is replaced when bytebuf lands.
-func registerBuffers(t *testing.T, c *reuseprom.Collector, name string) {}
+// registerBuffers registers a used bytebuf.Pool under name.
+func registerBuffers(t *testing.T, c *reuseprom.Collector, name string) *bytebuf.Pool {
+	t.Helper()
+	p := new(bytebuf.Pool)
+	for i := range 100 {
+		b := p.Get()
+		b.WriteString(strings.Repeat("x", 100+i))
+		p.Put(b)
+	}
+	if err := c.RegisterBuffers(name, p); err != nil {
+		t.Fatalf("RegisterBuffers(%q): %v", name, err)
+	}
+	return p
+}
+
+// fixedBuffers is a BufferSource whose counters the test sets.
+type fixedBuffers bytebuf.Stats
+
+func (f *fixedBuffers) Stats() bytebuf.Stats { return bytebuf.Stats(*f) }
+
+func TestCollectorReportsBufferStats(t *testing.T) {
+	c := reuseprom.NewCollector()
+	mustRegister(t, c, "plain", &fixed{News: 1})
+	if err := c.RegisterBuffers("buf", &fixedBuffers{
+		Gets: 160, Puts: 150, News: 4, Drops: 2,
+		DefaultCap: 1024, KeepCap: 8192, RetainedBytes: 40960, Calibrations: 3,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, pool string
+		want       float64
+	}{
+		{"reuse_pool_gets_total", "buf", 160},
+		{"reuse_pool_puts_total", "buf", 150},
+		{"reuse_pool_news_total", "buf", 4},
+		{"reuse_pool_drops_total", "buf", 2},
+		{"reuse_pool_news_total", "plain", 1},
+		{"reuse_buffer_pool_default_capacity_bytes", "buf", 1024},
+		{"reuse_buffer_pool_keep_capacity_bytes", "buf", 8192},
+		{"reuse_buffer_pool_retained_bytes", "buf", 40960},
+		{"reuse_buffer_pool_calibrations_total", "buf", 3},
+	} {
+		t.Run(tc.name+"/pool="+tc.pool, func(t *testing.T) {
+			if got := valueOf(t, c, tc.name, tc.pool); got != tc.want {
+				t.Errorf("%s{pool=%q} = %g, want %g", tc.name, tc.pool, got, tc.want)
+			}
+		})
+	}
+	// Only byte-buffer pools have the buffer families.
+	if n := testutil.CollectAndCount(c, "reuse_buffer_pool_retained_bytes"); n != 1 {
+		t.Errorf("reuse_buffer_pool_retained_bytes has %d series, want 1 (the bytebuf pool only)", n)
+	}
+	if err := c.RegisterBuffers("plain", &fixedBuffers{}); !errors.Is(err, reuseprom.ErrName) {
+		t.Errorf("RegisterBuffers with a name Register took: %v, want ErrName", err)
+	}
+}
+
+func TestCollectorReadsLiveBufferPool(t *testing.T) {
+	c := reuseprom.NewCollector()
+	p := registerBuffers(t, c, "live")
+	s := p.Stats()
+	for _, tc := range []struct {
+		name string
+		want float64
+	}{
+		{"reuse_pool_news_total", float64(s.News)},
+		{"reuse_buffer_pool_default_capacity_bytes", float64(s.DefaultCap)},
+		{"reuse_buffer_pool_keep_capacity_bytes", float64(s.KeepCap)},
+	} {
+		if got := valueOf(t, c, tc.name, "live"); got != tc.want {
+			t.Errorf("%s{pool=\"live\"} = %g, want %g (from Stats)", tc.name, got, tc.want)
+		}
+	}
+	if s.News == 0 || s.DefaultCap == 0 {
+		t.Errorf("bytebuf.Pool.Stats() = %+v after 100 Get/Put, want News and DefaultCap > 0", s)
+	}
+}

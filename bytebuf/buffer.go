@@ -1,0 +1,256 @@
+package bytebuf
+
+import (
+	"io"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// minRead is the smallest room ReadFrom makes before each Read, as in
+// bytes.Buffer.
+const minRead = 512
+
+// Buffer is a variable-sized buffer of bytes for building output, with the
+// write side of bytes.Buffer: Write, WriteString, WriteByte, WriteRune and
+// ReadFrom append to it, WriteTo drains it, and after any sequence of these
+// calls its contents equal those of a bytes.Buffer given the same calls. It
+// has no read side (Read, Next, UnreadByte): use bytes.Buffer for that.
+//
+// The Append methods format values straight into the buffer with strconv and
+// time.Time.AppendFormat, without allocating when the buffer has room.
+//
+// The zero value is an empty buffer ready to use, which grows like a slice.
+// A Buffer taken from a Pool grows through that Pool, so that large arrays
+// are reused too. A Buffer is not safe for concurrent use, and must not be
+// copied after first use.
+type Buffer struct {
+	buf []byte
+	// home is the array the Buffer was made with, kept while buf is a larger
+	// array the Buffer grew into; nil while buf is home. Only Buffers from a
+	// Pool set it.
+	home []byte
+	// pool is the Pool that made the Buffer, nil for a Buffer made otherwise.
+	pool *Pool
+	// acct holds the Buffer's home capacity for the Pool's accounting.
+	acct *account
+	// gets and puts count the Get and Put calls on this Buffer not yet
+	// added to the Pool's counters; tick counts down the Puts to the next
+	// sample. Only the owner touches them, so they need no atomics.
+	gets, puts, tick uint32
+}
+
+// Len returns the number of bytes in the buffer.
+func (b *Buffer) Len() int { return len(b.buf) }
+
+// Cap returns the capacity of the buffer's underlying array.
+func (b *Buffer) Cap() int { return cap(b.buf) }
+
+// Bytes returns the contents of the buffer. The slice aliases the buffer: it
+// is valid only until the next modification of the buffer (Write, Append,
+// Reset, Truncate, Grow, ReadFrom, WriteTo) and never after the buffer is Put
+// back into a Pool.
+func (b *Buffer) Bytes() []byte { return b.buf }
+
+// String returns the contents of the buffer as a string, a copy. If b is nil
+// it returns "<nil>", like bytes.Buffer.
+func (b *Buffer) String() string {
+	if b == nil {
+		return "<nil>"
+	}
+	return string(b.buf)
+}
+
+// Reset empties the buffer and keeps its capacity.
+func (b *Buffer) Reset() { b.buf = b.buf[:0] }
+
+// Truncate keeps the first n bytes of the buffer. It panics if n is negative
+// or greater than Len, like bytes.Buffer.Truncate.
+func (b *Buffer) Truncate(n int) {
+	if n < 0 || n > len(b.buf) {
+		panic("bytebuf.Buffer.Truncate: truncation out of range")
+	}
+	b.buf = b.buf[:n]
+}
+
+// Grow makes room for at least n more bytes without another allocation. It
+// panics if n is negative, like bytes.Buffer.Grow.
+func (b *Buffer) Grow(n int) {
+	if n < 0 {
+		panic("bytebuf.Buffer.Grow: negative count")
+	}
+	if cap(b.buf)-len(b.buf) < n {
+		b.grow(n)
+	}
+}
+
+// grow makes room for n more bytes; the caller has checked there is not.
+func (b *Buffer) grow(n int) {
+	need := len(b.buf) + n
+	if need < len(b.buf) {
+		panic("bytebuf.Buffer.Grow: too large")
+	}
+	if b.pool != nil {
+		b.pool.grow(b, need)
+		return
+	}
+	// Like append: at least double, so that n one-byte writes cost O(n).
+	c := 2*cap(b.buf) + n
+	if c < 64 {
+		c = 64
+	}
+	buf := make([]byte, len(b.buf), c)
+	copy(buf, b.buf)
+	b.buf = buf
+}
+
+// setBuf installs s, the result of appending to b.buf. When the append
+// reallocated (the Grow before it was too small), a pooled Buffer keeps its
+// home array for Put.
+func (b *Buffer) setBuf(s []byte) {
+	if cap(s) != cap(b.buf) && b.pool != nil && b.home == nil {
+		b.home = b.buf[:0]
+	}
+	b.buf = s
+}
+
+// Write appends p to the buffer. It returns len(p) and a nil error.
+func (b *Buffer) Write(p []byte) (n int, err error) {
+	if cap(b.buf)-len(b.buf) < len(p) {
+		b.grow(len(p))
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// WriteString appends s to the buffer. It returns len(s) and a nil error.
+func (b *Buffer) WriteString(s string) (n int, err error) {
+	if cap(b.buf)-len(b.buf) < len(s) {
+		b.grow(len(s))
+	}
+	b.buf = append(b.buf, s...)
+	return len(s), nil
+}
+
+// WriteByte appends c to the buffer. The error is always nil.
+func (b *Buffer) WriteByte(c byte) error {
+	if len(b.buf) == cap(b.buf) {
+		b.grow(1)
+	}
+	b.buf = append(b.buf, c)
+	return nil
+}
+
+// WriteRune appends the UTF-8 encoding of r to the buffer, or that of
+// utf8.RuneError when r is not a valid rune. It returns the number of bytes
+// written and a nil error.
+func (b *Buffer) WriteRune(r rune) (n int, err error) {
+	if uint32(r) < utf8.RuneSelf {
+		b.WriteByte(byte(r))
+		return 1, nil
+	}
+	if cap(b.buf)-len(b.buf) < utf8.UTFMax {
+		b.grow(utf8.UTFMax)
+	}
+	m := len(b.buf)
+	b.buf = utf8.AppendRune(b.buf, r)
+	return len(b.buf) - m, nil
+}
+
+// ReadFrom appends what it reads from r until io.EOF, and returns the number
+// of bytes read. io.EOF is not returned as an error; any other error from r
+// is, with the bytes read before it kept in the buffer. It panics if r
+// returns a negative count, like bytes.Buffer.ReadFrom.
+func (b *Buffer) ReadFrom(r io.Reader) (n int64, err error) {
+	for {
+		if cap(b.buf)-len(b.buf) < minRead {
+			b.grow(minRead)
+		}
+		i := len(b.buf)
+		m, e := r.Read(b.buf[i:cap(b.buf)])
+		if m < 0 {
+			panic("bytebuf.Buffer.ReadFrom: reader returned negative count from Read")
+		}
+		b.buf = b.buf[:i+m]
+		n += int64(m)
+		if e == io.EOF {
+			return n, nil
+		}
+		if e != nil {
+			return n, e
+		}
+	}
+}
+
+// WriteTo writes the buffer's contents to w and empties the buffer, like
+// bytes.Buffer.WriteTo. When w writes less than everything, the unwritten
+// bytes stay in the buffer and the error is w's error, or io.ErrShortWrite.
+// It panics if w reports writing more than it was given.
+func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
+	if len(b.buf) > 0 {
+		m, e := w.Write(b.buf)
+		if m > len(b.buf) || m < 0 {
+			panic("bytebuf.Buffer.WriteTo: invalid Write count")
+		}
+		n = int64(m)
+		if m != len(b.buf) {
+			b.buf = b.buf[:copy(b.buf, b.buf[m:])]
+			if e == nil {
+				e = io.ErrShortWrite
+			}
+			return n, e
+		}
+		if e != nil {
+			b.buf = b.buf[:0]
+			return n, e
+		}
+	}
+	b.buf = b.buf[:0]
+	return n, nil
+}
+
+// Room reserved before each Append, so that the formatting appends in place;
+// a longer result still works, through one reallocation.
+const (
+	intRoom   = 20 // len("-9223372036854775808")
+	floatRoom = 32 // 'g' with the shortest precision needs at most 24
+	timeRoom  = 40 // on top of len(layout): month and day names, zones
+)
+
+// AppendInt appends the decimal form of i, as strconv.AppendInt.
+func (b *Buffer) AppendInt(i int64) {
+	b.Grow(intRoom)
+	b.buf = strconv.AppendInt(b.buf, i, 10)
+}
+
+// AppendUint appends the decimal form of u, as strconv.AppendUint.
+func (b *Buffer) AppendUint(u uint64) {
+	b.Grow(intRoom)
+	b.buf = strconv.AppendUint(b.buf, u, 10)
+}
+
+// AppendFloat appends f formatted as strconv.AppendFloat(dst, f, fmt, prec,
+// bitSize) does.
+func (b *Buffer) AppendFloat(f float64, fmt byte, prec, bitSize int) {
+	b.Grow(floatRoom)
+	b.setBuf(strconv.AppendFloat(b.buf, f, fmt, prec, bitSize))
+}
+
+// AppendBool appends "true" or "false".
+func (b *Buffer) AppendBool(v bool) {
+	b.Grow(len("false"))
+	b.buf = strconv.AppendBool(b.buf, v)
+}
+
+// AppendQuote appends s as a double-quoted Go string literal, as
+// strconv.AppendQuote.
+func (b *Buffer) AppendQuote(s string) {
+	b.Grow(len(s) + 2)
+	b.setBuf(strconv.AppendQuote(b.buf, s))
+}
+
+// AppendTime appends t formatted with layout, as t.AppendFormat.
+func (b *Buffer) AppendTime(t time.Time, layout string) {
+	b.Grow(len(layout) + timeRoom)
+	b.setBuf(t.AppendFormat(b.buf, layout))
+}

@@ -1,0 +1,52 @@
+package bytebuf_test
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/reuse-go/reuse/bytebuf"
+)
+
+// A Pool is ready to use as a zero value. Get a Buffer, write into it, hand
+// the bytes on, and Put it back; do not touch it afterwards.
+func Example() {
+	var pool bytebuf.Pool
+
+	buf := pool.Get()
+	buf.WriteString("id=")
+	buf.AppendInt(42)
+	buf.WriteString(" ok=")
+	buf.AppendBool(true)
+	buf.WriteByte('\n')
+	buf.WriteTo(os.Stdout)
+	pool.Put(buf)
+	// Output:
+	// id=42 ok=true
+}
+
+// The Append methods format into the buffer without allocating.
+func ExampleBuffer_AppendTime() {
+	var buf bytebuf.Buffer
+	t := time.Date(2024, 5, 17, 8, 30, 0, 0, time.UTC)
+	buf.AppendTime(t, time.RFC3339)
+	buf.WriteString(" level=")
+	buf.AppendQuote("info")
+	buf.WriteString(" took=")
+	buf.AppendFloat(1.25, 'f', 2, 64)
+	fmt.Println(buf.String())
+	// Output:
+	// 2024-05-17T08:30:00Z level="info" took=1.25
+}
+
+// NewPool sets the bounds; nonsense is an error, not a clamp.
+func ExampleNewPool() {
+	pool, err := bytebuf.NewPool(bytebuf.Config{MaxCap: 1 << 20, Budget: 16 << 20})
+	fmt.Println(pool != nil, err)
+
+	_, err = bytebuf.NewPool(bytebuf.Config{MaxCap: 1 << 20, Budget: 1 << 10})
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// bytebuf: invalid Config: Budget 1024 below MaxCap 1048576
+}

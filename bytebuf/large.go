@@ -1,0 +1,85 @@
+package bytebuf
+
+import (
+	"unsafe"
+
+	"github.com/reuse-go/reuse/internal/sizeclass"
+)
+
+// The large arrays are the arrays Buffers grow into beyond their home array.
+// They are kept by class in a few slots each, not in a sync.Pool, so that the
+// pool knows exactly how many bytes they hold and can keep that within the
+// budget. A slot holds a pointer to the array's first byte; the class gives
+// its capacity. Taking or giving an array costs a compare-and-swap on the
+// class's slots, paid only by Buffers that outgrow their home array, whose
+// copy costs more.
+
+// getLarge returns an empty array for a Buffer of capacity cur that needs
+// room for need bytes, need <= MaxCap: an array kept in the slots when one of
+// the right class is there, a new one otherwise.
+func (p *Pool) getLarge(need, cur int) []byte {
+	st := p.state()
+	i := sizeclass.Class(need)
+	t := int(st.growTo[min(i, nClasses-1)].Load()) - 1
+	if t < 0 {
+		// No calibration for this size yet: at least double.
+		t = sizeclass.Class(min(max(need, 2*cur), p.maxCapBytes()))
+	}
+	t = max(t, i)
+	size := sizeclass.Size(t)
+	if t < nClasses {
+		slots := &st.slots[t]
+		for k := range slots {
+			if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
+				p.largeBytes.Add(-int64(size))
+				return unsafe.Slice(ptr, size)[:0]
+			}
+		}
+	}
+	return make([]byte, 0, size)
+}
+
+// putLarge keeps buf in a slot if its capacity is exactly a class size that
+// the calibration keeps, within MaxCap and the budget; otherwise it drops
+// buf.
+func (p *Pool) putLarge(buf []byte) {
+	size := cap(buf)
+	i, exact := sizeclass.Floor(size)
+	if !exact || i >= nClasses || size > p.maxCapBytes() {
+		p.drops.Add(1)
+		return
+	}
+	st := p.state()
+	if !st.keep[i].Load() {
+		p.drops.Add(1)
+		return
+	}
+	// Reserve the bytes first, so that concurrent Puts cannot together
+	// exceed the budget.
+	if p.largeBytes.Add(int64(size))+p.homeBytes.Load() > p.budgetBytes() {
+		p.largeBytes.Add(-int64(size))
+		p.drops.Add(1)
+		return
+	}
+	ptr := unsafe.SliceData(buf[:1])
+	slots := &st.slots[i]
+	for k := range slots {
+		if slots[k].Load() == nil && slots[k].CompareAndSwap(nil, ptr) {
+			return
+		}
+	}
+	p.largeBytes.Add(-int64(size))
+	p.drops.Add(1)
+}
+
+// evict empties the slots of class i, at a calibration that stopped keeping
+// it.
+func (p *Pool) evict(st *state, i int) {
+	size := int64(sizeclass.Size(i))
+	slots := &st.slots[i]
+	for k := range slots {
+		if slots[k].Load() != nil && slots[k].Swap(nil) != nil {
+			p.largeBytes.Add(-size)
+		}
+	}
+}

@@ -1,0 +1,300 @@
+package bytebuf
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/reuse-go/reuse/internal/sizeclass"
+)
+
+// Defaults for a Pool's bounds, used by the zero Pool and for zero fields of
+// Config.
+const (
+	// DefaultMaxCap is the default MaxCap: arrays larger than 4 MiB are
+	// never kept.
+	DefaultMaxCap = 4 << 20
+	// DefaultBudget is the default Budget: 32 MiB.
+	DefaultBudget = 32 << 20
+	// MaxMaxCap is the largest MaxCap NewPool accepts: 1 GiB.
+	MaxMaxCap = 1 << 30
+)
+
+// Tuning of the pool's policy; see the package documentation.
+const (
+	// initialCap is the capacity of new Buffers before the first
+	// calibration.
+	initialCap = 512
+	// initialKeep is the largest array kept before the first calibration,
+	// the threshold fmt uses for its own buffers (golang/go#23199).
+	initialKeep = 64 << 10
+	// sampleEvery is how many Puts of one Buffer make one sample of the
+	// lengths written.
+	sampleEvery = 16
+)
+
+// ErrConfig is wrapped by the errors NewPool returns for a Config that makes
+// no sense.
+var ErrConfig = errors.New("bytebuf: invalid Config")
+
+// Config sets a Pool's bounds. A zero field takes its default.
+type Config struct {
+	// MaxCap is the largest capacity the pool keeps: a Buffer or array of
+	// larger capacity is dropped at Put, whatever the calibration says.
+	// Zero means DefaultMaxCap; at most MaxMaxCap.
+	MaxCap int
+	// Budget bounds the bytes the pool retains, counted as described in
+	// the package documentation. Zero means DefaultBudget; it must be at
+	// least MaxCap.
+	Budget int64
+}
+
+// Pool is a pool of Buffers that calibrates itself to the lengths written
+// into them, and retains at most a bounded number of bytes from its first
+// call. See the package documentation for how.
+//
+// The zero value is ready to use, with DefaultMaxCap and DefaultBudget; use
+// NewPool for other bounds. A Pool is safe for use by multiple goroutines and
+// must not be copied after first use.
+type Pool struct {
+	// bufs holds the Buffers, each with its home array.
+	bufs sync.Pool
+	// maxCap and budget are the bounds; 0 means the default. Set once by
+	// NewPool.
+	maxCap int
+	budget int64
+
+	// Read by every Put, written by calibrations and new Buffers only.
+	// def is the class of the capacity of new Buffers, plus one; 0 before
+	// the first calibration.
+	def atomic.Int32
+	// homeBytes is the capacity of the home arrays of the Buffers this
+	// pool made that the garbage collector has not yet freed.
+	homeBytes atomic.Int64
+	// st holds the sampler, the calibration and the large arrays, made on
+	// first need.
+	st atomic.Pointer[state]
+
+	_ [128]byte // written on large-array traffic: keep off the lines above
+
+	// largeBytes is the capacity of the arrays in st.slots.
+	largeBytes atomic.Int64
+	news       atomic.Uint64
+	drops      atomic.Uint64
+}
+
+// account is what the cleanup of a Buffer needs: how many bytes its home
+// array adds to Pool.homeBytes. It is separate from the Buffer so that the
+// cleanup does not keep the Buffer alive.
+type account struct {
+	n atomic.Int64
+}
+
+// NewPool returns a Pool with the bounds of c, or an error wrapping ErrConfig
+// when c makes no sense: a negative field, MaxCap above MaxMaxCap, or a
+// Budget below MaxCap.
+func NewPool(c Config) (*Pool, error) {
+	if c.MaxCap < 0 || c.MaxCap > MaxMaxCap {
+		return nil, fmt.Errorf("%w: MaxCap %d out of [0, %d]", ErrConfig, c.MaxCap, MaxMaxCap)
+	}
+	if c.Budget < 0 {
+		return nil, fmt.Errorf("%w: negative Budget %d", ErrConfig, c.Budget)
+	}
+	p := &Pool{maxCap: c.MaxCap, budget: c.Budget}
+	if p.budgetBytes() < int64(p.maxCapBytes()) {
+		return nil, fmt.Errorf("%w: Budget %d below MaxCap %d", ErrConfig, p.budgetBytes(), p.maxCapBytes())
+	}
+	return p, nil
+}
+
+func (p *Pool) maxCapBytes() int {
+	if p.maxCap == 0 {
+		return DefaultMaxCap
+	}
+	return p.maxCap
+}
+
+func (p *Pool) budgetBytes() int64 {
+	if p.budget == 0 {
+		return DefaultBudget
+	}
+	return p.budget
+}
+
+// defaultCap returns the capacity of new Buffers now.
+func (p *Pool) defaultCap() int {
+	if d := p.def.Load(); d > 0 {
+		return sizeclass.Size(int(d - 1))
+	}
+	return min(initialCap, p.maxCapBytes())
+}
+
+// Get returns an empty Buffer, from the pool or new with the calibrated
+// default capacity. The caller owns it until it passes it to Put.
+func (p *Pool) Get() *Buffer {
+	if p == nil {
+		panic("bytebuf.Pool.Get: nil *Pool")
+	}
+	if v := p.bufs.Get(); v != nil {
+		b := v.(*Buffer)
+		b.gets++
+		return b
+	}
+	return p.newBuffer()
+}
+
+// newBuffer makes a Buffer whose home array has the default capacity, and
+// arranges for its bytes to leave homeBytes when the collector frees it.
+func (p *Pool) newBuffer() *Buffer {
+	p.news.Add(1)
+	c := p.defaultCap()
+	a := new(account)
+	a.n.Store(int64(c))
+	p.homeBytes.Add(int64(c))
+	b := &Buffer{
+		buf:  make([]byte, 0, c),
+		pool: p,
+		acct: a,
+		gets: 1,
+		// A random phase, so that short-lived Buffers are sampled too.
+		tick: 1 + rand.Uint32N(sampleEvery),
+	}
+	runtime.AddCleanup(b, func(a *account) { p.homeBytes.Add(-a.n.Load()) }, a)
+	return b
+}
+
+// Put gives b back to the pool; b may be nil, which does nothing. Put
+// transfers ownership: the caller must not use b, or any slice Bytes
+// returned, afterwards.
+//
+// The pool keeps b, or the larger array b grew into, only within its bounds:
+// capacity at most MaxCap, retained bytes within Budget, and a size the
+// calibration found common. A Buffer that was not made by a Pool is dropped;
+// one made by another Pool is a programming error and panics.
+func (p *Pool) Put(b *Buffer) {
+	if p == nil {
+		panic("bytebuf.Pool.Put: nil *Pool")
+	}
+	if b == nil {
+		return
+	}
+	if b.pool != p {
+		if b.pool != nil {
+			panic("bytebuf.Pool.Put: Buffer from another Pool")
+		}
+		p.drops.Add(1)
+		return
+	}
+	b.puts++
+	if b.tick--; b.tick == 0 {
+		p.sample(b)
+	}
+	if b.home != nil {
+		p.putGrown(b)
+	}
+	if c := cap(b.buf); c > 2*p.defaultCap() && p.def.Load() > 0 || p.homeBytes.Load() > p.budgetBytes() {
+		// A home array from before the workload shrank, or more Buffers
+		// alive than the budget allows: let the collector have it.
+		p.drops.Add(1)
+		return
+	}
+	b.buf = b.buf[:0]
+	p.bufs.Put(b)
+}
+
+// putGrown takes the grown array off b at Put, and leaves b with its home
+// array: the grown array goes to the large slots, or becomes b's home
+// instead when it has exactly the default capacity and the home is smaller.
+func (p *Pool) putGrown(b *Buffer) {
+	grown, home := b.buf, b.home
+	b.home = nil
+	if d := p.defaultCap(); cap(grown) == d && cap(home) < d {
+		b.buf = grown
+		b.acct.n.Store(int64(d))
+		p.homeBytes.Add(int64(d - cap(home)))
+		p.putLarge(home)
+		return
+	}
+	b.buf = home
+	p.putLarge(grown)
+}
+
+// grow replaces b's array with one of room for need bytes, copying b's
+// contents, at Buffer.grow.
+func (p *Pool) grow(b *Buffer, need int) {
+	old := b.buf
+	var buf []byte
+	if need > p.maxCapBytes() {
+		// Never kept: grow like append.
+		buf = make([]byte, len(old), max(need, 2*cap(old)))
+	} else {
+		buf = p.getLarge(need, cap(old))
+		buf = buf[:len(old)]
+	}
+	copy(buf, old)
+	b.buf = buf
+	if b.home == nil {
+		b.home = old[:0]
+	} else {
+		p.putLarge(old)
+	}
+}
+
+// Stats is a snapshot of a Pool's counters and calibration.
+//
+// News, Drops and Calibrations are exact. Gets and Puts are added to the
+// pool's counters by each Buffer every 16 Puts, so they lag the true counts
+// by up to 15 Gets and Puts per Buffer, including Buffers the garbage
+// collector has since freed: read them as lower bounds. RetainedBytes is an
+// estimate, described in the package documentation.
+type Stats struct {
+	// Gets and Puts count calls to Get and to Put with a non-nil Buffer
+	// (lower bounds, see above).
+	Gets, Puts uint64
+	// News counts Buffers made because the pool had none to give.
+	News uint64
+	// Drops counts Buffers, and arrays Buffers grew into, that Put let go
+	// instead of keeping.
+	Drops uint64
+	// DefaultCap is the capacity new Buffers get now.
+	DefaultCap int
+	// KeepCap is the largest capacity the pool currently keeps.
+	KeepCap int
+	// RetainedBytes estimates the bytes the pool holds: the home arrays of
+	// the Buffers it made that the collector has not freed (whether in the
+	// pool or in use), plus the larger arrays it keeps for growth.
+	RetainedBytes int64
+	// Calibrations counts the times the pool recomputed DefaultCap and the
+	// sizes it keeps from the lengths written.
+	Calibrations uint64
+}
+
+// Stats returns a snapshot of the pool's counters. Counters are read one at a
+// time while other goroutines may update them.
+func (p *Pool) Stats() Stats {
+	if p == nil {
+		panic("bytebuf.Pool.Stats: nil *Pool")
+	}
+	s := Stats{
+		News:          p.news.Load(),
+		Drops:         p.drops.Load(),
+		DefaultCap:    p.defaultCap(),
+		KeepCap:       min(initialKeep, p.maxCapBytes()),
+		RetainedBytes: p.homeBytes.Load() + p.largeBytes.Load(),
+	}
+	if st := p.st.Load(); st != nil {
+		for i := range st.cells {
+			c := &st.cells[i]
+			s.Gets += c.gets.Load()
+			s.Puts += c.puts.Load()
+		}
+		s.Calibrations = st.calibrations.Load()
+		if s.Calibrations > 0 {
+			s.KeepCap = int(st.keepCap.Load())
+		}
+	}
+	return s
+}

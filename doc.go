@@ -1,0 +1,95 @@
+// Package reuse makes memory reuse in hot paths safe, fast and measurable.
+//
+// The root package holds the typed core: [Pool], a generic pool over
+// sync.Pool with reset and accept hooks, zero allocations for any element
+// type and cheap statistics, and [Slices], a size-classed pool of slices whose
+// retained memory is bounded from the first call. Byte buffers, pooled codecs
+// and test helpers live in subpackages: bytebuf, gzpool, zlibpool, flatepool,
+// bufiopool, jsonpool and reusetest.
+//
+// A Pool needs no constructor:
+//
+//	var buffers = reuse.Pool[*bytes.Buffer]{
+//		New:    func() *bytes.Buffer { return new(bytes.Buffer) },
+//		Reset:  (*bytes.Buffer).Reset,
+//		Accept: func(b *bytes.Buffer) bool { return b.Cap() <= 64<<10 },
+//	}
+//
+// # What Pool adds to sync.Pool
+//
+//   - Types: Get returns a T; there is no type assertion to get wrong.
+//   - No boxing: storing a non-pointer such as a []byte or a struct in a
+//     sync.Pool allocates on every Put (pitfall P4). Pool stores pointer-shaped
+//     types (pointers, maps, channels, funcs, interfaces) as they are and every
+//     other type through a *T box that it recycles, so Put allocates nothing
+//     for any T. The choice is made once per pool, at its first Put.
+//   - Reset runs on Put, so Get never returns another user's data (P3).
+//   - Accept runs on Put first and can refuse a value, say a buffer that grew
+//     too large to be worth keeping (P7).
+//   - A nil pointer, slice, map, channel, func or interface is never kept;
+//     under TinyGo, whose sync.Pool stores what it is given, a kept nil would
+//     come back from the next Get.
+//   - Stats counts News (pool misses) and Drops always, and every Get and Put
+//     when CountAll is set.
+//
+// # Ownership
+//
+// Put transfers ownership of the value to the pool. The caller must not use
+// the value, or anything it shares memory with (a slice's array, a buffer's
+// Bytes), after Put: another goroutine may already have it (pitfall P2). The
+// classic mistake is
+//
+//	defer pool.Put(buf)
+//	return buf.Bytes() // the caller reads memory the pool has handed on
+//
+// Copy what must outlive the Put first. The debug build (-tags reusedebug)
+// reports double Puts and, for buffers and slices, writes after Put.
+//
+// # Concurrency
+//
+// Get, Put and Stats are safe for use by multiple goroutines. The hooks
+// (New, Reset, Accept) are called by those goroutines concurrently and must be
+// safe for that too. The fields must be set before first use and not changed
+// afterwards; a Pool must not be copied after first use (go vet reports
+// copies).
+//
+// # Retention
+//
+// Pool keeps what sync.Pool keeps: every garbage collection moves the pool's
+// contents to a victim cache and frees the previous victim, so a value that is
+// not taken again survives at most two collections (pitfall P6). The bound on
+// what one value may pin is Accept's business; [Slices] and bytebuf.Pool
+// enforce theirs from the first call.
+//
+// # Cost of counting
+//
+// Counting every Get and Put costs one increment per call in a per-processor
+// cell (no locked instruction, no shared cache line). Measured on this
+// project's 2-core reference machine with Go 1.26 (benchstat, -count=6,
+// interleaved runs), Get+Put of a pointer:
+//
+//	«MEASURE»
+//
+// # When not to pool
+//
+// Pooling has a fixed cost of a few nanoseconds per Get/Put pair, and a
+// pooled buffer must usually be cleared to behave like a fresh one. Against
+// make([]byte, n) plus the same use, on the reference machine:
+//
+//	«MEASURE»
+//
+// Small objects below those sizes are cheaper to allocate; a value stored
+// without a pointer in a plain sync.Pool pays an allocation on every Put and
+// only wins for much larger sizes.
+//
+// # TinyGo
+//
+// TinyGo's sync.Pool is a mutex and a slice that the garbage collector never
+// empties. Pool works there unchanged, but the two-collection bound above does
+// not hold: the pool keeps every value put back, so what it retains is bounded
+// only by the most values that were out at once (when only values from Get
+// are Put) and by Accept. Set Accept to refuse large values. Put never stores
+// nil, which TinyGo's sync.Pool would hand back to the next Get. Per-processor
+// counters fall back to atomic adds on one cell, and the debug build's leak
+// detection is off.
+package reuse

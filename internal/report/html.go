@@ -1,6 +1,218 @@
 package report
 
-import "io"
+import (
+	"html/template"
+	"io"
+	"math"
+	"strings"
 
-// WriteHTML writes the report as one self-contained HTML page.
-func WriteHTML(w io.Writer, r Report) error { return nil }
+	"github.com/reuse-go/reuse/internal/chart"
+)
+
+// WriteHTML writes the report as one self-contained HTML page: inline CSS
+// and SVG, no script, no external request.
+func WriteHTML(w io.Writer, r Report) error {
+	data := struct {
+		R         Report
+		Speedup   template.HTML
+		Crossover template.HTML
+		Findings  []workloadFinding
+	}{R: r, Speedup: template.HTML(SpeedupChart(r).SVG())}
+	if c, ok := CrossoverChart(r); ok {
+		data.Crossover = template.HTML(c.SVG())
+	}
+	for _, wl := range r.Workloads {
+		for _, f := range wl.Findings {
+			data.Findings = append(data.Findings, workloadFinding{wl.ID, wl.Name, f})
+		}
+	}
+	return page.Execute(w, data)
+}
+
+type workloadFinding struct {
+	ID, Name string
+	Finding
+}
+
+// SpeedupChart is the bar chart of every case's speedup against its
+// baseline: the published pooled ratio, sync.Pool as usually written here,
+// and reuse here. W1's sizes without a published ratio are left to the
+// crossover chart.
+func SpeedupChart(r Report) chart.BarChart {
+	c := chart.BarChart{
+		Title:  "Speedup against fresh allocation (log scale; right of the red line is faster)",
+		Series: []string{"published", "sync.Pool, here", "reuse, here"},
+		Log:    true,
+		Unit:   "×",
+		Ref:    1,
+	}
+	for _, w := range r.Workloads {
+		for _, cs := range w.Cases {
+			if w.ID == "W1" && cs.Verdict.Published == 0 {
+				continue
+			}
+			label := w.ID
+			if cs.Name != "" {
+				label += " " + cs.Name
+			}
+			g := chart.BarGroup{Label: label, Values: []float64{math.NaN(), math.NaN(), math.NaN()}}
+			if cs.Verdict.Published > 0 {
+				g.Values[0] = cs.Verdict.Published
+			}
+			for _, v := range cs.Variants {
+				if !v.Valid || v.Speedup == 0 {
+					continue
+				}
+				switch v.Role {
+				case RoleSyncPool:
+					g.Values[1] = v.Speedup
+				case RoleReuse:
+					g.Values[2] = v.Speedup
+				}
+			}
+			c.Groups = append(c.Groups, g)
+		}
+	}
+	return c
+}
+
+// CrossoverChart is W1's ns/op against n for each variant, log-log, with
+// n=0 drawn at 0.3 and labelled 0. It reports false when W1 was not run.
+func CrossoverChart(r Report) (chart.LineChart, bool) {
+	c := chart.LineChart{
+		Title:  "W1: time per op against slice length n (log-log): where pooling starts to pay",
+		XLabel: "n (elements of []int)",
+		YLabel: "ns/op",
+		LogX:   true,
+		LogY:   true,
+	}
+	var w1 *Workload
+	for i := range r.Workloads {
+		if r.Workloads[i].ID == "W1" {
+			w1 = &r.Workloads[i]
+		}
+	}
+	if w1 == nil || len(w1.Cases) == 0 {
+		return c, false
+	}
+	const zeroAt = 0.3
+	lines := map[string]*chart.Line{}
+	var order []string
+	for _, cs := range w1.Cases {
+		x := float64(cs.Size)
+		if x == 0 {
+			x = zeroAt
+		}
+		c.XTicks = append(c.XTicks, chart.Tick{At: x, Label: sizeName(cs.Size)})
+		for _, v := range cs.Variants {
+			l, ok := lines[v.Role]
+			if !ok {
+				l = &chart.Line{Name: v.Name}
+				lines[v.Role] = l
+				order = append(order, v.Role)
+			}
+			y := math.NaN()
+			if v.Valid {
+				y = v.NsPerOp
+			}
+			l.Points = append(l.Points, chart.Point{X: x, Y: y})
+		}
+	}
+	for _, role := range order {
+		c.Series = append(c.Series, *lines[role])
+	}
+	return c, true
+}
+
+var funcs = template.FuncMap{
+	"duration": Duration,
+	"bytes":    Bytes,
+	"fraction": Fraction,
+	"ratio":    Ratio,
+	"verdict":  VerdictLine,
+	"speedup":  speedupCell,
+	"pub":      publishedCell,
+	"lower":    strings.ToLower,
+	"statusClass": func(s string) string {
+		switch s {
+		case "met":
+			return "met"
+		case "not met", "invalid":
+			return "notmet"
+		}
+		return "info"
+	},
+	"first": func(i int) bool { return i == 0 },
+	"rows":  func(c Case) int { return len(c.Variants) },
+}
+
+var page = template.Must(template.New("page").Funcs(funcs).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>reuse report: sync.Pool workloads measured here</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1100px; padding: 24px 32px 48px; color: #222; background: #fff; line-height: 1.45; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 20px; margin: 36px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+h3 { font-size: 16px; margin: 28px 0 4px; }
+p.env, p.op { color: #555; margin: 2px 0 8px; font-size: 14px; }
+figure { margin: 12px 0 24px; padding: 12px; border: 1px solid #eee; border-radius: 6px; background: #fcfcfc; }
+figcaption { font-size: 13px; color: #555; margin-top: 6px; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; margin: 6px 0; }
+th, td { padding: 3px 8px; text-align: right; border-bottom: 1px solid #eee; white-space: nowrap; }
+th { background: #f4f4f4; font-weight: 600; }
+td.name, th.name, td.case { text-align: left; }
+td.case { font-weight: 600; color: #444; }
+tr.baseline td { color: #555; }
+tr.reuse td { background: #eef6fb; }
+tr.invalid td { color: #999; text-decoration: line-through; }
+tr.invalid td.name { text-decoration: none; }
+.role { font-size: 11px; color: #777; margin-left: 6px; }
+.verdict { font-size: 13px; margin: 2px 0 2px 4px; }
+.verdict.met::before { content: "✓ "; color: #1a7f37; font-weight: bold; }
+.verdict.notmet::before { content: "✗ "; color: #c00; font-weight: bold; }
+.verdict.info::before { content: "ℹ "; color: #0072b2; }
+.check { font-size: 13px; color: #c00; margin: 2px 0 2px 4px; }
+.finding { border-left: 4px solid #d55e00; background: #fff7f0; padding: 8px 12px; margin: 8px 0; font-size: 14px; }
+.finding b { color: #d55e00; }
+.evidence { color: #555; font-size: 13px; font-family: ui-monospace, monospace; word-break: break-word; }
+.published { color: #666; font-size: 12px; }
+.note { font-size: 13px; color: #555; }
+</style>
+</head>
+<body>
+<h1>reuse report: the classic sync.Pool workloads, measured here</h1>
+<p class="env">{{.R.GoVersion}} {{.R.GOOS}}/{{.R.GOARCH}}, GOMAXPROCS={{.R.GOMAXPROCS}}, {{.R.NumCPU}} CPUs · {{.R.Mode}} run of {{.R.Seconds}} s, started {{.R.Started.Format "2006-01-02 15:04 MST"}}</p>
+<p class="note">Each workload runs in three variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included) and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Speedup is the baseline's time divided by the variant's, in this run; "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op.</p>
+
+<h2>At a glance</h2>
+<figure>{{.Speedup}}
+<figcaption>Bars missing for a variant whose output or errors failed the check. The published bar is the write-ups' best pooled ratio: what reuse should at least match.</figcaption></figure>
+{{if .Crossover}}<figure>{{.Crossover}}
+<figcaption>Allocation grows with n; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P6).</figcaption></figure>{{end}}
+
+<h2>Pitfalls found in this run</h2>
+{{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> in {{.ID}} {{.Name}}, <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>
+{{else}}<p class="note">None.</p>
+{{end}}
+
+<h2>Workloads</h2>
+{{range .R.Workloads}}
+<h3 id="{{lower .ID}}">{{.ID}} {{.Name}}</h3>
+<p class="op">One op: {{.Op}}.</p>
+<p class="published">Published: {{.Source}}</p>
+<table>
+<tr><th class="name">case</th><th class="name">variant</th><th>time/op</th><th>B/op</th><th>allocs/op</th><th>first</th><th>GC/op</th><th>speedup</th><th>published</th></tr>
+{{range $c := .Cases}}{{range $i, $v := .Variants}}<tr class="{{if eq $v.Role "reuse"}}reuse{{else if eq $v.Role "baseline"}}baseline{{end}}{{if not $v.Valid}} invalid{{end}}">
+{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsPerOp}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedup $v}}</td><td>{{pub $v}}</td></tr>
+{{end}}{{end}}</table>
+{{range .Cases}}<div class="verdict {{statusClass .Verdict.Status}}">{{verdict .}}</div>
+{{range .Variants}}{{if not .Valid}}<div class="check">{{.Name}}: {{.Check}}</div>{{end}}{{end}}{{end}}
+{{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>{{end}}
+{{end}}
+<p class="note">Made by <code>go run ./cmd/reuse -html FILE</code>. The page is self-contained: no script, no font or image loaded from anywhere.</p>
+</body>
+</html>
+`))

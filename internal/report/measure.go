@@ -30,7 +30,7 @@ type Def struct {
 // CaseDef defines one case of a workload. The first variant is the baseline.
 type CaseDef struct {
 	Name     string
-	Size     int    // the size parameter, for W1's curve
+	Size     int // the size parameter, for W1's curve
 	Variants []VariantDef
 	Why      string // why the published ratio is not met or not comparable
 }

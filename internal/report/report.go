@@ -42,6 +42,7 @@ type Workload struct {
 // Case is one setting of a workload (a size, an API) measured in every variant.
 type Case struct {
 	Name     string    `json:"name"` // "" when the workload has one case
+	Size     int       `json:"size"` // the size parameter (W1's n, W6's n), 0 when none
 	Variants []Variant `json:"variants"`
 	Verdict  Verdict   `json:"verdict"`
 }
@@ -68,7 +69,7 @@ type Variant struct {
 	FirstBytes  uint64  `json:"first_bytes"`
 	GCs         uint64  `json:"gcs"`
 	GCsPerOp    float64 `json:"gcs_per_op"`
-	Errors      uint64  `json:"errors"` // ops that returned an error
+	Errors      uint64  `json:"errors"`  // ops that returned an error
 	Speedup     float64 `json:"speedup"` // baseline ns/op ÷ this ns/op; 0 when not valid
 
 	// Check is "ok" when the variant's output equals the baseline's and no
@@ -171,7 +172,7 @@ func runWorkload(d Def, opt Options) Workload {
 }
 
 func runCase(cd CaseDef, opt Options) Case {
-	c := Case{Name: cd.Name}
+	c := Case{Name: cd.Name, Size: cd.Size}
 	ms := make([]*measurement, len(cd.Variants))
 	var want string
 	for i, vd := range cd.Variants {

@@ -344,7 +344,7 @@ func w4() Def {
 						return func(see func(any)) error {
 							p := new(person)
 							p.Age = 1
-							sinkPerson = p
+							keep(p)
 							if see != nil {
 								see(*p)
 							}

@@ -1,0 +1,446 @@
+package bytebuf_test
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/race"
+	"github.com/reuse-go/reuse/internal/sizeclass"
+	"github.com/reuse-go/reuse/reusetest"
+)
+
+// noGC turns the collector off for the test, so that what Put stores stays
+// in the pool, and skips the test under the race detector, which drops Puts
+// on purpose.
+func noGC(t *testing.T) {
+	t.Helper()
+	if race.Enabled {
+		t.Skip("sync.Pool drops Puts at random under -race")
+	}
+	t.Cleanup(func() { debug.SetGCPercent(debug.SetGCPercent(-1)) })
+}
+
+var payload = bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
+
+// use gets a Buffer, writes n bytes into it in chunks of at most 4 KiB, and
+// puts it back.
+func use(p *bytebuf.Pool, n int) {
+	b := p.Get()
+	write(b, n)
+	p.Put(b)
+}
+
+func write(b *bytebuf.Buffer, n int) {
+	for n > 0 {
+		k := min(n, 4096)
+		b.Write(payload[:k])
+		n -= k
+	}
+}
+
+// classDistance is how many size classes apart a and b are.
+func classDistance(a, b int) int {
+	d := sizeclass.Class(a) - sizeclass.Class(b)
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// w11 returns the length of one request of the mixed workload: 95% about
+// 1 KiB, 5% about 1 MiB.
+func w11(r *rand.Rand) int {
+	if r.IntN(100) < 5 {
+		return 960<<10 + r.IntN(128<<10)
+	}
+	return 896 + r.IntN(256)
+}
+
+func TestPoolCalibrationConverges(t *testing.T) {
+	tests := []struct {
+		name   string
+		length func(r *rand.Rand) int
+		mode   int // the most common length
+	}{
+		{"fixed=100B", func(*rand.Rand) int { return 100 }, 100},
+		{"fixed=4KiB", func(*rand.Rand) int { return 4096 }, 4096},
+		{"fixed=64KiB", func(*rand.Rand) int { return 64 << 10 }, 64 << 10},
+		{"spread=1000..1100", func(r *rand.Rand) int { return 1000 + r.IntN(100) }, 1050},
+		{"80%=3000,20%=any", func(r *rand.Rand) int {
+			if r.IntN(5) > 0 {
+				return 3000
+			}
+			return r.IntN(10000)
+		}, 3000},
+		{"W11", w11, 1024},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p bytebuf.Pool
+			r := rand.New(rand.NewPCG(1, 2))
+			for range 20000 {
+				use(&p, tt.length(r))
+			}
+			s := p.Stats()
+			if s.Calibrations == 0 {
+				t.Fatalf("no calibration after 20000 Puts: %+v", s)
+			}
+			if d := classDistance(s.DefaultCap, tt.mode); d > 1 {
+				t.Errorf("DefaultCap = %d, %d classes from the most common length %d, want at most 1", s.DefaultCap, d, tt.mode)
+			}
+			if s.DefaultCap < tt.mode*9/10 {
+				t.Errorf("DefaultCap = %d, want room for most of the common length %d", s.DefaultCap, tt.mode)
+			}
+		})
+	}
+}
+
+func TestPoolFollowsShift(t *testing.T) {
+	var p bytebuf.Pool
+	phases := []int{1000, 16000, 300, 1000}
+	for _, n := range phases {
+		for range 20000 {
+			use(&p, n)
+		}
+		if s := p.Stats(); classDistance(s.DefaultCap, n) > 1 {
+			t.Errorf("after 20000 Puts of %d bytes: DefaultCap = %d, want within one class of %d", n, s.DefaultCap, n)
+		}
+	}
+}
+
+// TestPoolKeepsLargeCommon runs the mixed workload with 32 Buffers in
+// flight, and checks that once calibrated the large Buffers are reused, not
+// reallocated: steady-state allocations stay near zero.
+func TestPoolKeepsLargeCommon(t *testing.T) {
+	noGC(t)
+	var p bytebuf.Pool
+	r := rand.New(rand.NewPCG(3, 4))
+	var inFlight [32]*bytebuf.Buffer
+	for i := range inFlight {
+		inFlight[i] = p.Get()
+	}
+	k := 0
+	step := func() {
+		k = (k + 1) % len(inFlight)
+		b := inFlight[k]
+		write(b, w11(r))
+		p.Put(b)
+		inFlight[k] = p.Get()
+	}
+	for range 20000 {
+		step()
+	}
+	// One op in twenty is large; reallocating them would be 0.05 per op.
+	a := reusetest.AllocsAtMost(t, 0.005, step)
+	t.Logf("W11 steady state: %v; stats %+v", a, p.Stats())
+	s := p.Stats()
+	if s.KeepCap < 1<<20 {
+		t.Errorf("KeepCap = %d, want the ~1 MiB class kept", s.KeepCap)
+	}
+	if s.RetainedBytes > bytebuf.DefaultBudget {
+		t.Errorf("RetainedBytes = %d, above the default budget %d", s.RetainedBytes, bytebuf.DefaultBudget)
+	}
+}
+
+func TestPoolRareGiantNotKept(t *testing.T) {
+	noGC(t)
+	var p bytebuf.Pool
+	for range 20000 {
+		use(&p, 1000)
+	}
+	before := p.Stats()
+	giant := p.Get()
+	write(giant, 3<<20)
+	p.Put(giant)
+	after := p.Stats()
+	if after.Drops <= before.Drops {
+		t.Errorf("Put of a rare 3 MiB Buffer: Drops %d -> %d, want it dropped", before.Drops, after.Drops)
+	}
+	if after.RetainedBytes > before.RetainedBytes+1<<20 {
+		t.Errorf("RetainedBytes %d -> %d after a rare giant, want it not kept", before.RetainedBytes, after.RetainedBytes)
+	}
+	if after.KeepCap >= 3<<20 {
+		t.Errorf("KeepCap = %d, want below the rare giant", after.KeepCap)
+	}
+}
+
+// TestPoolBoundsFromFirstCall checks MaxCap and the budget before any
+// calibration, on the first calls.
+func TestPoolBoundsFromFirstCall(t *testing.T) {
+	noGC(t)
+	p, err := bytebuf.NewPool(bytebuf.Config{MaxCap: 32 << 10, Budget: 128 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.Get()
+	write(b, 1<<20)
+	p.Put(b)
+	// The arrays it grew through up to MaxCap may be kept; the 1 MiB one
+	// may not.
+	if s := p.Stats(); s.Drops < 1 || s.RetainedBytes > 64<<10 {
+		t.Errorf("first Put of a 1 MiB Buffer with MaxCap 32 KiB: %+v, want the 1 MiB array dropped", s)
+	}
+
+	// Many Buffers grown to just under MaxCap, put back together: the pool
+	// keeps no more than the budget.
+	var bufs []*bytebuf.Buffer
+	for range 64 {
+		b := p.Get()
+		write(b, 30<<10)
+		bufs = append(bufs, b)
+	}
+	for _, b := range bufs {
+		p.Put(b)
+	}
+	if s := p.Stats(); s.RetainedBytes > 128<<10 {
+		t.Errorf("RetainedBytes = %d, above Budget %d", s.RetainedBytes, 128<<10)
+	}
+
+	// The zero Pool does not keep an array above 64 KiB before it has
+	// calibrated, and never one above DefaultMaxCap.
+	var z bytebuf.Pool
+	b = z.Get()
+	write(z.Get(), 1) // a second Buffer, never put back: fine
+	write(b, 256<<10)
+	z.Put(b)
+	if s := z.Stats(); s.Drops < 1 || s.RetainedBytes >= 256<<10 {
+		t.Errorf("zero Pool, first Put of 256 KiB: %+v, want dropped", s)
+	}
+}
+
+// TestPoolHammer runs many goroutines with lengths from tiny to above MaxCap
+// and checks the budget after every round, natively and under -race.
+func TestPoolHammer(t *testing.T) {
+	const budget = 8 << 20
+	p, err := bytebuf.NewPool(bytebuf.Config{MaxCap: 1 << 20, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var over sync.Once
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// Home arrays in use count too; 8 goroutines hold at most one
+			// Buffer each beyond what the pool keeps.
+			if s := p.Stats(); s.RetainedBytes > budget+8*(1<<20) {
+				over.Do(func() { t.Errorf("RetainedBytes = %d during the hammer, budget %d", s.RetainedBytes, budget) })
+			}
+		}
+	}()
+	var workers sync.WaitGroup
+	for g := range 8 {
+		workers.Add(1)
+		go func() {
+			defer workers.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 5))
+			for i := range 3000 {
+				n := r.IntN(2048)
+				switch r.IntN(50) {
+				case 0:
+					n = r.IntN(2 << 20)
+				case 1, 2:
+					n = 256<<10 + r.IntN(64<<10)
+				}
+				b := p.Get()
+				if b.Len() != 0 {
+					t.Errorf("Get returned a Buffer holding %d bytes", b.Len())
+				}
+				write(b, n)
+				if b.Len() != n {
+					t.Errorf("wrote %d bytes, Len = %d", n, b.Len())
+				}
+				b.AppendInt(int64(i))
+				p.Put(b)
+			}
+		}()
+	}
+	workers.Wait()
+	close(stop)
+	wg.Wait()
+	if s := p.Stats(); s.RetainedBytes > budget {
+		t.Errorf("RetainedBytes = %d after the hammer, budget %d", s.RetainedBytes, budget)
+	}
+}
+
+func TestPoolGetIsEmptyAndReused(t *testing.T) {
+	noGC(t)
+	var p bytebuf.Pool
+	b := p.Get()
+	b.WriteString("stale")
+	p.Put(b)
+	c := p.Get()
+	if c != b {
+		t.Errorf("Get after Put returned a new Buffer, want the one put back")
+	}
+	if c.Len() != 0 {
+		t.Errorf("Get returned %q, want empty", c.Bytes())
+	}
+}
+
+func TestPutNilAndForeign(t *testing.T) {
+	var p bytebuf.Pool
+	p.Put(nil)
+	if s := p.Stats(); s.Drops != 0 || s.Puts != 0 {
+		t.Errorf("Put(nil): %+v, want nothing counted", s)
+	}
+	p.Put(new(bytebuf.Buffer))
+	if s := p.Stats(); s.Drops != 1 {
+		t.Errorf("Put of a Buffer not from a Pool: Drops = %d, want 1", s.Drops)
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	var p bytebuf.Pool
+	t.Run("op=getput/size=100B", func(t *testing.T) {
+		for range 5000 { // calibrate
+			use(&p, 100)
+		}
+		reusetest.AllocsAtMost(t, 0, func() { use(&p, 100) })
+	})
+	t.Run("op=append", func(t *testing.T) {
+		var b bytebuf.Buffer
+		b.Grow(4096)
+		tm := time.Date(2024, 5, 17, 8, 30, 0, 0, time.UTC)
+		reusetest.AllocsAtMost(t, 0, func() {
+			b.Reset()
+			b.AppendInt(-1 << 63)
+			b.AppendUint(1<<64 - 1)
+			b.AppendFloat(3.14159, 'g', -1, 64)
+			b.AppendFloat(1e300, 'e', 10, 64)
+			b.AppendBool(false)
+			b.AppendQuote("quote \"me\"\n")
+			b.AppendTime(tm, time.RFC3339Nano)
+		})
+	})
+	t.Run("op=append/empty", func(t *testing.T) {
+		// From an empty pooled Buffer: the Append methods make room through
+		// the pool, so the steady state does not allocate either.
+		reusetest.AllocsAtMost(t, 0, func() {
+			b := p.Get()
+			b.AppendInt(42)
+			b.AppendFloat(2.5, 'f', 3, 64)
+			b.AppendTime(time.Unix(0, 0).UTC(), time.RFC1123)
+			p.Put(b)
+		})
+	})
+}
+
+func TestMisusePanics(t *testing.T) {
+	tests := []struct {
+		name  string
+		want  string // in our panic message
+		ours  func()
+		bytes func() // the same misuse of bytes.Buffer, nil if it has none
+	}{
+		{"Grow(-1)", "bytebuf.Buffer.Grow", func() { new(bytebuf.Buffer).Grow(-1) }, func() { new(bytes.Buffer).Grow(-1) }},
+		{"Truncate(-1)", "bytebuf.Buffer.Truncate", func() { new(bytebuf.Buffer).Truncate(-1) }, func() { new(bytes.Buffer).Truncate(-1) }},
+		{"Truncate(Len+1)", "bytebuf.Buffer.Truncate", func() {
+			var b bytebuf.Buffer
+			b.WriteString("ab")
+			b.Truncate(3)
+		}, func() {
+			var b bytes.Buffer
+			b.WriteString("ab")
+			b.Truncate(3)
+		}},
+		{"ReadFrom(negative)", "bytebuf.Buffer.ReadFrom", func() { new(bytebuf.Buffer).ReadFrom(negReader{}) }, func() { new(bytes.Buffer).ReadFrom(negReader{}) }},
+		{"WriteTo(overcount)", "bytebuf.Buffer.WriteTo", func() {
+			var b bytebuf.Buffer
+			b.WriteString("ab")
+			b.WriteTo(overWriter{})
+		}, func() {
+			var b bytes.Buffer
+			b.WriteString("ab")
+			b.WriteTo(overWriter{})
+		}},
+		{"Put(other Pool's)", "bytebuf.Pool.Put", func() {
+			var p, q bytebuf.Pool
+			q.Put(p.Get())
+		}, nil},
+		{"nil Pool Get", "bytebuf.Pool.Get", func() { (*bytebuf.Pool)(nil).Get() }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.bytes != nil && !panics(tt.bytes) {
+				t.Fatalf("bytes.Buffer does not panic on %s; neither should we", tt.name)
+			}
+			msg := panicMessage(tt.ours)
+			if !strings.Contains(msg, tt.want) {
+				t.Errorf("%s: panic %q, want one naming %s", tt.name, msg, tt.want)
+			}
+		})
+	}
+}
+
+type negReader struct{}
+
+func (negReader) Read([]byte) (int, error) { return -1, nil }
+
+type overWriter struct{}
+
+func (overWriter) Write(p []byte) (int, error) { return len(p) + 1, nil }
+
+func panics(f func()) (did bool) {
+	defer func() { did = recover() != nil }()
+	f()
+	return false
+}
+
+func panicMessage(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg, _ = r.(string)
+			if msg == "" {
+				msg = "non-string panic"
+			}
+		}
+	}()
+	f()
+	return "no panic"
+}
+
+func TestNewPool(t *testing.T) {
+	tests := []struct {
+		name string
+		c    bytebuf.Config
+		ok   bool
+	}{
+		{"zero", bytebuf.Config{}, true},
+		{"small", bytebuf.Config{MaxCap: 4096, Budget: 4096}, true},
+		{"MaxCap only", bytebuf.Config{MaxCap: 1 << 20}, true},
+		{"negative MaxCap", bytebuf.Config{MaxCap: -1}, false},
+		{"negative Budget", bytebuf.Config{Budget: -1}, false},
+		{"Budget below MaxCap", bytebuf.Config{MaxCap: 1 << 20, Budget: 1 << 19}, false},
+		{"Budget below default MaxCap", bytebuf.Config{Budget: 1 << 20}, false},
+		{"MaxCap above MaxMaxCap", bytebuf.Config{MaxCap: bytebuf.MaxMaxCap + 1, Budget: 1 << 40}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := bytebuf.NewPool(tt.c)
+			if tt.ok != (err == nil) || tt.ok != (p != nil) {
+				t.Fatalf("NewPool(%+v) = %v, %v; want ok %v", tt.c, p, err, tt.ok)
+			}
+			if err != nil && !errors.Is(err, bytebuf.ErrConfig) {
+				t.Errorf("NewPool(%+v): %v does not wrap ErrConfig", tt.c, err)
+			}
+			if p != nil {
+				use(p, 100)
+			}
+		})
+	}
+}

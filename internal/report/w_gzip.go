@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/bytebuf"
 )
 
 // w9Text is W9's input: about 200 bytes of text.
@@ -274,20 +275,22 @@ const (
 	w11Small = 1 << 10
 	w11Large = 1 << 20
 	w11Every = 64
-	w11Bound = 64 << 10 // what the calibrated pool keeps at most
 )
 
 // w11Chunk is what a W11 request writes, repeated.
 var w11Chunk = bytes.Repeat([]byte("0123456789abcdef"), w11Small/16)
 
 // w11Write writes request i's payload to buf.
-func w11Write(buf *bytes.Buffer, i int) {
+func w11Write(buf *bytes.Buffer, i int) { w11WriteTo(buf, i) }
+
+// w11WriteTo writes request i's payload to w.
+func w11WriteTo(w io.Writer, i int) {
 	n := w11Small
 	if i%w11Every == w11Every-1 {
 		n = w11Large
 	}
 	for k := 0; k < n; k += len(w11Chunk) {
-		buf.Write(w11Chunk)
+		w.Write(w11Chunk)
 	}
 }
 
@@ -320,6 +323,16 @@ func w11() Def {
 				w11Write(buf, i)
 				pool.Put(buf)
 			}
+			bb := new(bytebuf.Pool)
+			var bbOversized int
+			for i := 0; i < 4*w11Every; i++ {
+				buf := bb.Get()
+				if w11Size(i) == w11Small && buf.Cap() >= w11Large {
+					bbOversized++
+				}
+				w11WriteTo(buf, i)
+				bb.Put(buf)
+			}
 			if oversized == 0 {
 				return nil
 			}
@@ -327,7 +340,7 @@ func w11() Def {
 				Pitfall:  "P7",
 				Variant:  "sync.Pool of *bytes.Buffer",
 				Message:  "unbounded retention: 1 MiB buffers stay in the pool and serve 1 KiB requests",
-				Evidence: fmt.Sprintf("%d of %d 1 KiB requests got a buffer of 1 MiB or more", oversized, small),
+				Evidence: fmt.Sprintf("%d of %d 1 KiB requests got a buffer of 1 MiB or more; from bytebuf.Pool, %d", oversized, small, bbOversized),
 			}}
 		},
 		Cases: []CaseDef{{
@@ -361,20 +374,12 @@ func w11() Def {
 						return nil
 					}
 				}},
-				{Name: "reuse.Pool, bounded", Role: RoleReuse, New: func() Op {
-					pool := &reuse.Pool[*bytes.Buffer]{
-						New: func() *bytes.Buffer {
-							b := new(bytes.Buffer)
-							b.Grow(w11Small)
-							return b
-						},
-						Accept: func(b *bytes.Buffer) bool { return b.Cap() <= w11Bound },
-						Reset:  (*bytes.Buffer).Reset,
-					}
+				{Name: "bytebuf.Pool, calibrated", Role: RoleReuse, New: func() Op {
+					pool := new(bytebuf.Pool)
 					i := 0
 					return func(see func(any)) error {
 						buf := pool.Get()
-						w11Write(buf, i)
+						w11WriteTo(buf, i)
 						i++
 						if see != nil {
 							see(buf.Bytes())

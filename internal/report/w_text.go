@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/bytebuf"
 	"github.com/reuse-go/reuse/jsonpool"
 )
 
@@ -71,20 +72,19 @@ func w5() Def {
 						return line(w, see)
 					}
 				}},
-				{Name: "reuse.Pool, AppendFormat", Role: RoleReuse, Published: pub(307, -1, 1, 411.0/307), New: func() Op {
+				{Name: "bytebuf.Pool, AppendTime", Role: RoleReuse, Published: pub(307, -1, 1, 411.0/307), New: func() Op {
 					w := new(lastWriter)
-					pool := &reuse.Pool[*[]byte]{New: func() *[]byte { b := make([]byte, 0, 64); return &b }}
+					pool := new(bytebuf.Pool)
 					return func(see func(any)) error {
-						bp := pool.Get()
-						b := w5Time.AppendFormat((*bp)[:0], time.RFC3339)
-						b = append(b, ' ')
-						b = append(b, w5Key...)
-						b = append(b, '=')
-						b = append(b, w5Value...)
-						b = append(b, '\n')
-						_, err := w.Write(b)
-						*bp = b
-						pool.Put(bp)
+						buf := pool.Get()
+						buf.AppendTime(w5Time, time.RFC3339)
+						buf.WriteByte(' ')
+						buf.WriteString(w5Key)
+						buf.WriteByte('=')
+						buf.WriteString(w5Value)
+						buf.WriteByte('\n')
+						_, err := w.Write(buf.Bytes())
+						pool.Put(buf)
 						if err != nil {
 							return err
 						}

@@ -161,12 +161,12 @@ func Select(filter *regexp.Regexp) []Def {
 }
 
 func runWorkload(d Def, opt Options) Workload {
-	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Source: d.Published}
+	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Source: d.Published, Findings: []Finding{}}
 	for _, cd := range d.Cases {
 		w.Cases = append(w.Cases, runCase(cd, opt))
 	}
 	if d.Detect != nil {
-		w.Findings = d.Detect()
+		w.Findings = append(w.Findings, d.Detect()...)
 	}
 	return w
 }

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reuse-go/reuse/internal/report"
+)
+
+// quick are the flags of a fast run for tests: figures are rough but every
+// workload, variant and detector runs.
+var quick = []string{"-time", "1ms", "-rounds", "1"}
+
+// runJSON runs the command with args plus -json and returns the decoded
+// JSON, stdout and stderr.
+func runJSON(t *testing.T, args ...string) (map[string]any, string, string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "report.json")
+	var stdout, stderr bytes.Buffer
+	if err := run(append(append(append([]string(nil), quick...), args...), "-json", file), &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("-json output is not JSON: %v", err)
+	}
+	return m, stdout.String(), stderr.String()
+}
+
+// schema walks decoded JSON and records what does not fit.
+type schema struct {
+	t    *testing.T
+	path string
+}
+
+func (s schema) at(p string) schema { return schema{s.t, s.path + p} }
+
+func (s schema) obj(v any) map[string]any {
+	s.t.Helper()
+	m, ok := v.(map[string]any)
+	if !ok {
+		s.t.Fatalf("%s: %T, want an object", s.path, v)
+	}
+	return m
+}
+
+func (s schema) arr(m map[string]any, k string) []any {
+	s.t.Helper()
+	a, ok := m[k].([]any)
+	if !ok {
+		s.t.Fatalf("%s.%s: %T, want an array", s.path, k, m[k])
+	}
+	return a
+}
+
+func (s schema) str(m map[string]any, k string, nonEmpty bool) string {
+	s.t.Helper()
+	v, ok := m[k].(string)
+	if !ok {
+		s.t.Errorf("%s.%s: %T, want a string", s.path, k, m[k])
+	}
+	if nonEmpty && v == "" {
+		s.t.Errorf("%s.%s is empty", s.path, k)
+	}
+	return v
+}
+
+func (s schema) num(m map[string]any, k string, min float64) float64 {
+	s.t.Helper()
+	v, ok := m[k].(float64)
+	if !ok {
+		s.t.Errorf("%s.%s: %T (%v), want a number", s.path, k, m[k], m[k])
+		return 0
+	}
+	if math.IsNaN(v) || v < min {
+		s.t.Errorf("%s.%s = %v, want at least %v", s.path, k, v, min)
+	}
+	return v
+}
+
+func (s schema) boolean(m map[string]any, k string) bool {
+	s.t.Helper()
+	v, ok := m[k].(bool)
+	if !ok {
+		s.t.Errorf("%s.%s: %T, want a bool", s.path, k, m[k])
+	}
+	return v
+}
+
+func TestJSONSchema(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every workload")
+	}
+	top, stdout, stderr := runJSON(t)
+	if stderr != "" {
+		t.Errorf("stderr is not a terminal, yet the run wrote %q to it", stderr)
+	}
+	s := schema{t: t, path: "report"}
+	s.str(top, "go_version", true)
+	s.str(top, "goos", true)
+	s.str(top, "goarch", true)
+	s.num(top, "gomaxprocs", 1)
+	s.num(top, "num_cpu", 1)
+	s.num(top, "seconds", 0)
+	s.str(top, "started", true)
+	if mode := s.str(top, "mode", true); mode != "default" {
+		t.Errorf("mode = %q, want default", mode)
+	}
+	ws := s.arr(top, "workloads")
+	if len(ws) != 11 {
+		t.Fatalf("%d workloads, want W1–W11", len(ws))
+	}
+	pitfalls := map[string]string{}
+	invalid := map[string]bool{}
+	for i, wv := range ws {
+		id := "W" + string(rune('0'+(i+1)/10)) + string(rune('0'+(i+1)%10))
+		id = strings.Replace(id, "W0", "W", 1)
+		ws := s.at("." + id)
+		w := ws.obj(wv)
+		if got := ws.str(w, "id", true); got != id {
+			t.Errorf("workload %d has id %q, want %q", i, got, id)
+		}
+		if !strings.Contains(stdout, id+" ") {
+			t.Errorf("terminal table lacks %s", id)
+		}
+		ws.str(w, "name", true)
+		ws.str(w, "op", true)
+		ws.str(w, "published", true)
+		for _, fv := range ws.arr(w, "findings") {
+			f := ws.obj(fv)
+			p := ws.str(f, "pitfall", true)
+			ws.str(f, "variant", true)
+			ws.str(f, "message", true)
+			ws.str(f, "evidence", true)
+			pitfalls[p] = id
+		}
+		cases := ws.arr(w, "cases")
+		if len(cases) == 0 {
+			t.Errorf("%s has no cases", id)
+		}
+		for _, cv := range cases {
+			c := ws.obj(cv)
+			cs := ws.at("/" + ws.str(c, "name", false))
+			cs.num(c, "size", 0)
+			vd := cs.obj(c["verdict"])
+			switch st := cs.str(vd, "status", true); st {
+			case "met", "not met", "no published ratio", "published ratio not real":
+			default:
+				t.Errorf("%s: verdict status %q", cs.path, st)
+			}
+			cs.num(vd, "published_speedup", 0)
+			cs.num(vd, "measured_speedup", 0)
+			roles := map[string]int{}
+			for j, vv := range cs.arr(c, "variants") {
+				v := cs.obj(vv)
+				name := cs.str(v, "name", true)
+				vs := cs.at("/" + name)
+				role := vs.str(v, "role", true)
+				roles[role]++
+				if j == 0 && role != "baseline" {
+					t.Errorf("%s: first variant has role %q, want baseline", vs.path, role)
+				}
+				ns := vs.num(v, "ns_per_op", 0)
+				ops := vs.num(v, "ops", 1)
+				allocs := vs.num(v, "allocs", 0)
+				apo := vs.num(v, "allocs_per_op", 0)
+				if math.Abs(apo-allocs/ops) > 1e-9*math.Max(1, apo) {
+					t.Errorf("%s: allocs_per_op %v, want allocs/ops = %v exactly", vs.path, apo, allocs/ops)
+				}
+				vs.num(v, "bytes_per_op", 0)
+				vs.num(v, "first_allocs", 0)
+				vs.num(v, "first_bytes", 0)
+				vs.num(v, "gcs", 0)
+				vs.num(v, "gcs_per_op", 0)
+				vs.num(v, "errors", 0)
+				check := vs.str(v, "check", true)
+				valid := vs.boolean(v, "valid")
+				speedup := vs.num(v, "speedup", 0)
+				if valid != (check == "ok") {
+					t.Errorf("%s: valid = %v with check %q", vs.path, valid, check)
+				}
+				if valid && (ns <= 0 || speedup <= 0) {
+					t.Errorf("%s: valid with ns_per_op %v and speedup %v, want both positive", vs.path, ns, speedup)
+				}
+				if !valid {
+					invalid[id+"/"+name] = true
+				}
+				if p, ok := v["published"]; ok {
+					pm := vs.obj(p)
+					vs.num(pm, "ns_per_op", 0)
+					vs.num(pm, "speedup", 0)
+				}
+			}
+			for _, r := range []string{"baseline", "sync.Pool", "reuse"} {
+				if roles[r] == 0 {
+					t.Errorf("%s lacks a %s variant", cs.path, r)
+				}
+			}
+		}
+	}
+	for p, id := range map[string]string{"P1": "W10", "P2": "W6", "P3": "W8", "P4": "W1", "P7": "W11"} {
+		if pitfalls[p] == "" {
+			t.Errorf("no %s finding; want one in %s", p, id)
+		}
+	}
+	// The only variant whose output may fail the check is W10's drained
+	// gunzip: its ops return io.EOF.
+	want := "W10/sync.Pool, one input buffer"
+	if !invalid[want] {
+		t.Errorf("%s passed the check; its drained input must fail it", want)
+	}
+	delete(invalid, want)
+	for k := range invalid {
+		t.Errorf("%s failed its check", k)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	top, stdout, _ := runJSON(t, "-filter", "^W1[01]$|gzip")
+	var ids []string
+	for _, w := range top["workloads"].([]any) {
+		ids = append(ids, w.(map[string]any)["id"].(string))
+	}
+	if got := strings.Join(ids, ","); got != "W9,W10,W11" {
+		t.Errorf("-filter '^W1[01]$|gzip' ran %s, want W9,W10,W11", got)
+	}
+	if strings.Contains(stdout, "W1 make") {
+		t.Errorf("filtered table shows W1:\n%s", stdout)
+	}
+}
+
+func TestBadArgs(t *testing.T) {
+	for _, args := range [][]string{
+		{"-filter", "("},
+		{"-filter", "nothing-matches-this"},
+		{"extra"},
+		{"-nosuchflag"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := run(args, &stdout, &stderr); err == nil {
+			t.Errorf("run(%q) = nil error, want one", args)
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("run(%q) wrote a report", args)
+		}
+	}
+}
+
+func TestHTMLFlag(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "r.html")
+	var stdout, stderr bytes.Buffer
+	if err := run(append(append([]string{"bench"}, quick...), "-filter", "W2", "-html", file), &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("<!DOCTYPE html>")) || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("-html wrote %.200q, want a page with a chart", b)
+	}
+}
+
+func TestNoProgressWhenNotATerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Fatal("isTerminal(regular file) = true")
+	}
+	var stdout bytes.Buffer
+	if err := run(append(append([]string(nil), quick...), "-filter", "W2"), &stdout, f); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.Stat(); st.Size() != 0 {
+		t.Errorf("progress written to a regular file (%d bytes)", st.Size())
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	defs := report.Select(nil)
+	var b bytes.Buffer
+	p := progress(&b, defs)
+	p(defs[0], 0, len(defs), 0)
+	if got := b.String(); !strings.Contains(got, "[1/11] W1 make vs pool by size: 10 workloads to go, estimating") {
+		t.Errorf("first progress line = %q", got)
+	}
+	b.Reset()
+	p(defs[1], 1, len(defs), 2*time.Second)
+	got := b.String()
+	if !strings.Contains(got, "[2/11] W2") || !strings.Contains(got, "9 workloads to go") || !strings.Contains(got, "s left") {
+		t.Errorf("second progress line = %q, want the workload, what remains and the time left", got)
+	}
+}

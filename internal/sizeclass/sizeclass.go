@@ -1,0 +1,73 @@
+// Package sizeclass maps lengths to size classes: a fixed, increasing list of
+// capacities with four classes per doubling, so that rounding a length up to
+// its class wastes less than a quarter of it.
+//
+// The sizes are 1, 2, 3, 4, 5, 6, 7, 8, then four evenly spaced sizes in each
+// doubling: 10, 12, 14, 16, 20, 24, 28, 32, 40, ... 1024, 1280, 1536, 1792,
+// 2048, ... Every power of two is a class size. Sizes are counted in elements;
+// what an element is belongs to the caller.
+//
+// The math is a few shifts with math/bits; it does not allocate and holds no
+// state, so it is safe for concurrent use.
+package sizeclass
+
+import (
+	"math/bits"
+	"strconv"
+)
+
+// MaxSize is the largest class size: 1<<62 where int has 64 bits, 1<<30 where
+// it has 32.
+const MaxSize = 1 << (strconv.IntSize - 2)
+
+// NumClasses is the number of classes; classes are numbered 0 to NumClasses-1,
+// and Size(NumClasses-1) == MaxSize.
+const NumClasses = 4*(strconv.IntSize-2) - 4
+
+// Class returns the smallest class whose size is at least n: the class a
+// request for n elements is served from. Class returns 0 for n <= 1. n must not
+// exceed MaxSize; larger n give a class >= NumClasses.
+func Class(n int) int {
+	if n <= 8 {
+		if n <= 1 {
+			return 0
+		}
+		return n - 1
+	}
+	// 2^(e-1) <= n-1 < 2^e: round n up to a multiple of 2^(e-3), which leaves
+	// a mantissa of 4 to 8 units.
+	m := uint(n - 1)
+	s := bits.Len(m) - 3
+	return 4*s + int(m>>s)
+}
+
+// Size returns the capacity of class c, for 0 <= c < NumClasses; it panics on
+// other c, which only a bug in the caller can produce.
+func Size(c int) int {
+	if uint(c) >= NumClasses {
+		panic("sizeclass: Size called with class " + strconv.Itoa(c) + " out of range")
+	}
+	k := c + 1
+	if k < 8 {
+		return k
+	}
+	return (4 | k&3) << (k>>2 - 1)
+}
+
+// Floor returns the largest class whose size is at most capacity: the class a
+// slice of that capacity can serve. exact reports whether capacity is that
+// class's size. Floor returns -1, false when capacity < 1; capacity above
+// MaxSize gives NumClasses-1.
+func Floor(capacity int) (class int, exact bool) {
+	if capacity < 1 {
+		return -1, false
+	}
+	if capacity >= MaxSize {
+		return NumClasses - 1, capacity == MaxSize
+	}
+	c := Class(capacity)
+	if Size(c) == capacity {
+		return c, true
+	}
+	return c - 1, false
+}

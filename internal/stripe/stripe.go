@@ -7,8 +7,8 @@
 // time and the increment is a plain add: no LOCK prefix (even an atomic store
 // is a locked XCHG on amd64). Sum reads the cells with atomic loads; on 64-bit
 // platforms a word-sized plain store is never torn, so a concurrent Sum sees
-// each cell's old or new value. Under the race detector, and on 32-bit
-// platforms, Add uses atomic adds instead. A P numbered beyond the cells
+// each cell's old or new value. Under the race detector, under TinyGo and on
+// 32-bit platforms, Add uses atomic adds on one cell instead. A P numbered beyond the cells
 // allocated (GOMAXPROCS raised after New) shares one extra cell that is always
 // updated with atomic adds.
 package stripe
@@ -18,11 +18,11 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/reuse-go/reuse/internal/race"
+	"github.com/reuse-go/reuse/internal/pin"
 )
 
 // plainAdd is true where the owner of a cell may update it without atomics.
-const plainAdd = pinned && !race.Enabled && unsafe.Sizeof(uintptr(0)) == 8
+const plainAdd = pin.OK && unsafe.Sizeof(uintptr(0)) == 8
 
 // Width is how many counters each cell holds.
 const Width = 4
@@ -49,20 +49,18 @@ func New() *Counters {
 
 // Add adds one to counter i (0 <= i < Width).
 func (c *Counters) Add(i int) {
-	if !pinned {
+	if !plainAdd {
 		atomic.AddUint64(&c.cells[0].n[i], 1)
 		return
 	}
-	pid := procPin()
+	pid := pin.Pin()
 	if last := len(c.cells) - 1; pid >= last {
 		atomic.AddUint64(&c.cells[last].n[i], 1)
-	} else if plainAdd {
-		// Pinned: no other goroutine writes this cell until procUnpin.
-		c.cells[pid].n[i]++
 	} else {
-		atomic.AddUint64(&c.cells[pid].n[i], 1)
+		// Pinned: no other goroutine writes this cell until Unpin.
+		c.cells[pid].n[i]++
 	}
-	procUnpin()
+	pin.Unpin()
 }
 
 // Sum returns the total of counter i over all cells. Under concurrent Adds it

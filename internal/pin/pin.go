@@ -1,0 +1,38 @@
+//go:build !tinygo
+
+// Package pin pins the calling goroutine to its processor (P), as sync.Pool
+// does for its per-P caches, so that per-P data can be updated without atomic
+// read-modify-write instructions.
+//
+// Between Pin and Unpin the goroutine cannot be preempted, so no other
+// goroutine runs on that P: data owned by the P has a single writer. Keep the
+// pinned section short, and do not allocate, block or call back into user
+// code inside it.
+package pin
+
+import (
+	_ "unsafe" // for go:linkname
+
+	"github.com/reuse-go/reuse/internal/race"
+)
+
+// OK is true where per-P data may be written with plain stores while pinned.
+// It is false under the race detector, which cannot see the ordering that
+// pinning gives and would report the accesses, and under TinyGo, which has no
+// procPin. Callers fall back to atomics or sync.Pool when it is false.
+const OK = !race.Enabled
+
+// Pin pins the goroutine to its P and returns the P's id, in [0, GOMAXPROCS).
+func Pin() int { return procPin() }
+
+// Unpin undoes Pin.
+func Unpin() { procUnpin() }
+
+// procPin and procUnpin are the runtime functions sync.Pool uses; the runtime
+// keeps them available to linkname on purpose (go.dev/issue/67401).
+//
+//go:linkname procPin runtime.procPin
+func procPin() int
+
+//go:linkname procUnpin runtime.procUnpin
+func procUnpin()

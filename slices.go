@@ -1,0 +1,231 @@
+package reuse
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/reuse-go/reuse/internal/sizeclass"
+	"github.com/reuse-go/reuse/internal/stripe"
+)
+
+// DefaultSliceBytes bounds the arrays a Slices keeps when its MaxCap is 0:
+// MaxCap then defaults to the number of elements that fit in 1 MiB, rounded
+// down to a size class (1 MiB for []byte, 128 Ki elements for []int64).
+const DefaultSliceBytes = 1 << 20
+
+// ErrSlicesConfig is wrapped by the error NewSlices returns for a
+// configuration that makes no sense.
+var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
+
+// Slices is a pool of slices of E in size classes: Get(n) hands out a slice
+// of length n whose capacity is n rounded up to its class, and Put takes a
+// slice back by its capacity. There are four classes per doubling (1, 2, ...
+// 8, 10, 12, 14, 16, 20, ... 1024, 1280, 1536, 1792, 2048, ...), so a slice
+// has less than 25% more room than was asked for.
+//
+// The zero value is ready to use, with the default MaxCap; NewSlices checks a
+// MaxCap before use. Set the fields before the first Get or Put and do not
+// change them afterwards. A Slices is safe for use by multiple goroutines and
+// must not be copied after first use.
+//
+// # Contents
+//
+// A slice from Get is NOT zeroed unless Zero is set: when it comes from the
+// pool it holds whatever its previous user left in it, up to its capacity.
+// Write every element before reading it, as with a buffer. Only a slice the
+// pool had to allocate is zeroed like one from make. Clearing on every Get
+// would cost as much as the allocation it saves for large slices (see the
+// benchmarks: zero=true), so it is opt-in. With Zero set, Put clears each
+// slice's whole capacity, and Get then behaves exactly like make. Set Zero for
+// slices that held secrets, and for element types that hold pointers unless
+// you clear them yourself: otherwise the pool keeps what they point to alive
+// until the slice is reused or collected.
+//
+// # Ownership and retention
+//
+// Put transfers ownership of the slice's array: the caller must not use it,
+// or any slice sharing its array, after Put. Put only slices that own their
+// array from the start, such as those Get returns or make allocates: a slice
+// cut from the end of a larger array would keep all of that array alive.
+//
+// A slice is kept in the largest class its capacity can serve, so one that
+// was appended to past its class, or was never the pool's, lands in the class
+// below its capacity; a slice with a capacity above MaxCap is dropped, and so
+// is a nil or zero-capacity one. No kept array is larger than MaxCap elements.
+// Each class is a sync.Pool, and every garbage collection drops what a class
+// has not handed out again since the previous collection, so what a Slices
+// retains is bounded by MaxCap times the slices Put since the last two
+// collections.
+type Slices[E any] struct {
+	// MaxCap is the largest capacity, in elements, that the pool keeps, rounded
+	// down to a size class. Get(n) for a larger n returns a fresh slice of
+	// capacity n, which Put then drops. Zero means DefaultSliceBytes worth of
+	// elements. A negative MaxCap makes the first Get or Put panic; NewSlices
+	// returns an error instead.
+	MaxCap int
+
+	// Zero makes Put clear every slice up to its capacity, kept or dropped,
+	// so that Get returns zeroed memory like make and no data outlives its
+	// user in the pool.
+	Zero bool
+
+	// CountAll makes Stats count every Get and Put, as for Pool. It is off by
+	// default: counting costs a striped add on each call.
+	CountAll bool
+
+	st atomic.Pointer[slicesState]
+}
+
+// slicesState is a Slices' configuration, fixed at first use, and its pools.
+type slicesState struct {
+	// pools holds one sync.Pool per class, of *E pointing to the first
+	// element of an array of the class's size. The class gives the capacity
+	// back, so no slice header is stored and Put does not allocate.
+	pools    []sync.Pool
+	maxCap   int // the largest class size kept; 0 keeps nothing
+	zero     bool
+	countAll bool
+	all      *stripe.Counters // Gets and Puts, when countAll
+
+	_ [64]byte // keep the rare counters off the line read on every call
+
+	news  atomic.Uint64
+	drops atomic.Uint64
+}
+
+// NewSlices returns a Slices that keeps slices of capacity up to maxCap
+// elements, or an error wrapping ErrSlicesConfig when maxCap is negative or
+// its arrays would exceed the largest size class in bytes. A maxCap of 0 means
+// the default, as for the zero Slices. Set Zero and CountAll on the result
+// before using it.
+func NewSlices[E any](maxCap int) (*Slices[E], error) {
+	if err := checkMaxCap(maxCap, unsafe.Sizeof(*new(E))); err != nil {
+		return nil, err
+	}
+	return &Slices[E]{MaxCap: maxCap}, nil
+}
+
+func checkMaxCap(maxCap int, size uintptr) error {
+	if maxCap < 0 {
+		return fmt.Errorf("%w: negative MaxCap %d", ErrSlicesConfig, maxCap)
+	}
+	if size > 0 && uint64(maxCap) > sizeclass.MaxSize/uint64(size) {
+		return fmt.Errorf("%w: MaxCap %d elements of %d bytes is above %d bytes",
+			ErrSlicesConfig, maxCap, size, uint64(sizeclass.MaxSize))
+	}
+	return nil
+}
+
+// state returns the pool's state, making it on first use.
+func (s *Slices[E]) state() *slicesState {
+	if st := s.st.Load(); st != nil {
+		return st
+	}
+	return s.init()
+}
+
+func (s *Slices[E]) init() *slicesState {
+	size := unsafe.Sizeof(*new(E))
+	if err := checkMaxCap(s.MaxCap, size); err != nil {
+		panic("reuse: Slices used with " + err.Error())
+	}
+	st := &slicesState{zero: s.Zero, countAll: s.CountAll}
+	maxCap := s.MaxCap
+	if maxCap == 0 {
+		maxCap = DefaultSliceBytes / max(int(size), 1)
+	}
+	// Slices of zero-size elements cost nothing to make: none are kept.
+	if size > 0 {
+		c, _ := sizeclass.Floor(maxCap)
+		st.pools = make([]sync.Pool, c+1)
+		st.maxCap = sizeclass.Size(c)
+	}
+	if st.countAll {
+		st.all = stripe.New()
+	}
+	if !s.st.CompareAndSwap(nil, st) {
+		return s.st.Load()
+	}
+	return st
+}
+
+// Get returns a slice of length n whose capacity is the size of n's class,
+// from the pool when it has one. Unless Zero is set, a slice from the pool
+// holds its previous user's data: see the type's documentation. For n above
+// MaxCap, Get returns a new slice of capacity n. Get panics if n is negative,
+// as make does. The caller owns the slice until it Puts it.
+func (s *Slices[E]) Get(n int) []E {
+	if s == nil {
+		panic("reuse: Slices.Get called on a nil *Slices")
+	}
+	if n < 0 {
+		panic("reuse: Slices.Get called with negative length " + strconv.Itoa(n))
+	}
+	st := s.state()
+	if st.countAll {
+		st.all.Add(countGets)
+	}
+	if n > st.maxCap {
+		st.news.Add(1)
+		return make([]E, n)
+	}
+	c := sizeclass.Class(n)
+	size := sizeclass.Size(c)
+	if x := st.pools[c].Get(); x != nil {
+		return unsafe.Slice(x.(*E), size)[:n]
+	}
+	st.news.Add(1)
+	return make([]E, n, size)
+}
+
+// Put gives s back to the pool, which keeps it in the largest class its
+// capacity can serve, or drops it when its capacity is 0 (Put(nil) does
+// nothing else) or above MaxCap; drops are counted in Stats. With Zero set, s
+// is cleared up to its capacity first.
+//
+// Put transfers ownership: the caller must not touch s, or any slice sharing
+// its array, afterwards.
+func (s *Slices[E]) Put(x []E) {
+	if s == nil {
+		panic("reuse: Slices.Put called on a nil *Slices")
+	}
+	st := s.state()
+	if st.countAll {
+		st.all.Add(countPuts)
+	}
+	if st.zero {
+		clear(x[:cap(x)])
+	}
+	if cap(x) > st.maxCap || cap(x) == 0 {
+		st.drops.Add(1)
+		return
+	}
+	// cap(x) >= 1 here, so c >= 0, and c indexes pools because
+	// cap(x) <= maxCap, the size of the last class.
+	c, _ := sizeclass.Floor(cap(x))
+	st.pools[c].Put(unsafe.SliceData(x))
+}
+
+// Stats returns a snapshot of the pool's counters over all classes, with the
+// same meaning as Pool's: News counts the slices Get had to allocate, Drops
+// the slices Put did not keep, and Gets and Puts are counted only when
+// CountAll is set. Under load the snapshot is approximate, as for Pool.
+func (s *Slices[E]) Stats() Stats {
+	if s == nil {
+		panic("reuse: Slices.Stats called on a nil *Slices")
+	}
+	st := s.st.Load()
+	if st == nil {
+		return Stats{}
+	}
+	r := Stats{News: st.news.Load(), Drops: st.drops.Load()}
+	if st.all != nil {
+		r.Gets = st.all.Sum(countGets)
+		r.Puts = st.all.Sum(countPuts)
+	}
+	return r
+}

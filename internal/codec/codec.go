@@ -1,0 +1,394 @@
+// Package codec holds the mechanics shared by the pooled compression packages
+// (gzpool, zlibpool, flatepool, and kgzip in its nested module): one pool of
+// compressors per level, one pool of decompressors, one-shot Compress and
+// Decompress with a size limit, and streaming handles that cannot reach a
+// pooled object after Close.
+//
+// A format is described by a Format; the public packages are thin wrappers
+// that add their own documentation and error prefixes.
+//
+// Every pooled object is taken by getWriter or getReader and given back by
+// putWriter or putReader, and nowhere else, so that a debug build can hook
+// those four functions.
+package codec
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/reuse-go/reuse"
+)
+
+// The sentinels are shared by every format so that errors.Is works the same
+// way whichever package produced the error.
+var (
+	// ErrTooLarge is wrapped by Decompress when the output would exceed the
+	// caller's limit.
+	ErrTooLarge = errors.New("decompressed data exceeds the limit")
+	// ErrCorrupt is wrapped, beside the underlying cause, when compressed
+	// input is corrupt or truncated.
+	ErrCorrupt = errors.New("corrupt or truncated compressed data")
+	// ErrClosed is returned by a Writer or Reader used after Close.
+	ErrClosed = errors.New("use after Close")
+	// ErrLevel is wrapped when a compression level is out of range.
+	ErrLevel = errors.New("invalid compression level")
+)
+
+// Compressor is the part of *gzip.Writer, *zlib.Writer and *flate.Writer
+// that the pools use.
+type Compressor interface {
+	io.WriteCloser
+	Flush() error
+	Reset(w io.Writer)
+}
+
+// Decompressor is the part of *gzip.Reader that the pools use; zlib and flate
+// readers are adapted to it.
+type Decompressor interface {
+	io.Reader
+	// Reset discards all state and starts decompressing r, reading the
+	// stream's header if it has one.
+	Reset(r io.Reader) error
+}
+
+// byteReader is flate.Reader: a source from which the decompressors read
+// exactly what they need, without wrapping it in a bufio.Reader.
+type byteReader interface {
+	io.Reader
+	io.ByteReader
+}
+
+// Format describes one compressed format.
+type Format struct {
+	// Name is the public package's name, used as the prefix of errors and
+	// panic messages.
+	Name string
+	// MinLevel and MaxLevel bound the valid levels.
+	MinLevel, MaxLevel int
+	// DefaultLevel is the level that level -1 (DefaultCompression) means; it
+	// shares that level's pool. 0 when -1 has a pool of its own.
+	DefaultLevel int
+	// NewCompressor returns a compressor writing to w at a level already
+	// checked to be valid.
+	NewCompressor func(w io.Writer, level int) (Compressor, error)
+	// NewDecompressor returns a decompressor that is Reset before every use.
+	NewDecompressor func() Decompressor
+	// Park is a valid, empty compressed stream. A decompressor that has
+	// read from a caller's reader is Reset onto it when released, so that it
+	// no longer references the caller's reader.
+	Park []byte
+	// SizeHint, if non-nil, guesses the decompressed size of src from its
+	// content (gzip's trailer). The guess is untrusted: it only sizes the
+	// first allocation, clamped to the limit.
+	SizeHint func(src []byte) int
+}
+
+// Codec is a set of pools for one Format. It is safe for use by multiple
+// goroutines.
+type Codec struct {
+	f       Format
+	writers []reuse.Pool[*wentry] // index level - f.MinLevel
+	readers reuse.Pool[*rentry]
+}
+
+// wentry is a pooled compressor with the sink it always writes to. The
+// compressor never references a caller's writer or slice directly: only the
+// sink does, and the sink is cleared when the entry is put back.
+type wentry struct {
+	c    Compressor
+	sink sink
+}
+
+// sink appends to buf when w is nil, and writes to w otherwise.
+type sink struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	if s.w != nil {
+		return s.w.Write(p)
+	}
+	s.buf = append(s.buf, p...)
+	return len(p), nil
+}
+
+// rentry is a pooled decompressor with the sources it may read from.
+type rentry struct {
+	d   Decompressor
+	src bytes.Reader  // Decompress's input, and Park when parking
+	br  *bufio.Reader // a streaming caller's reader that is not a byteReader
+	one [1]byte       // probes for more output at the limit
+}
+
+// New returns the pools for f.
+func New(f Format) *Codec {
+	c := &Codec{f: f, writers: make([]reuse.Pool[*wentry], f.MaxLevel-f.MinLevel+1)}
+	for i := range c.writers {
+		level := f.MinLevel + i
+		c.writers[i].New = func() *wentry {
+			e := new(wentry)
+			zw, err := f.NewCompressor(&e.sink, level)
+			if err != nil {
+				panic(fmt.Sprintf("%s: internal error: level %d: %v", f.Name, level, err))
+			}
+			e.c = zw
+			return e
+		}
+	}
+	c.readers.New = func() *rentry { return &rentry{d: f.NewDecompressor()} }
+	return c
+}
+
+// pool returns the pool for level, or an error wrapping ErrLevel.
+func (c *Codec) pool(op string, level int) (*reuse.Pool[*wentry], error) {
+	if level < c.f.MinLevel || level > c.f.MaxLevel {
+		return nil, fmt.Errorf("%s: %s: level %d: %w (want %d to %d)",
+			c.f.Name, op, level, ErrLevel, c.f.MinLevel, c.f.MaxLevel)
+	}
+	if level == -1 && c.f.DefaultLevel != 0 {
+		level = c.f.DefaultLevel
+	}
+	return &c.writers[level-c.f.MinLevel], nil
+}
+
+// getWriter takes a compressor from p and points it at its own sink.
+func getWriter(p *reuse.Pool[*wentry]) *wentry {
+	e := p.Get()
+	e.c.Reset(&e.sink)
+	return e
+}
+
+// putWriter clears e's references to the caller's memory and gives it back.
+func putWriter(p *reuse.Pool[*wentry], e *wentry) {
+	e.sink = sink{}
+	p.Put(e)
+}
+
+// getReader takes a decompressor from the pool. The caller Resets it.
+func (c *Codec) getReader() *rentry {
+	return c.readers.Get()
+}
+
+// putReader clears e's references to the caller's memory and gives it back.
+// A decompressor that may reference a caller's reader is parked first.
+func (c *Codec) putReader(e *rentry, park bool) {
+	if park {
+		e.src.Reset(c.f.Park)
+		if err := e.d.Reset(&e.src); err != nil {
+			panic(c.f.Name + ": internal error: parking a decompressor: " + err.Error())
+		}
+		if e.br != nil {
+			e.br.Reset(nil)
+		}
+	}
+	e.src.Reset(nil)
+	c.readers.Put(e)
+}
+
+// Compress appends the compressed form of src to dst.
+func (c *Codec) Compress(dst, src []byte, level int) ([]byte, error) {
+	p, err := c.pool("Compress", level)
+	if err != nil {
+		return dst, err
+	}
+	e := getWriter(p)
+	e.sink.buf = dst
+	_, err = e.c.Write(src)
+	if err == nil {
+		err = e.c.Close()
+	}
+	out := e.sink.buf
+	putWriter(p, e)
+	if err != nil { // the sink cannot fail; kept for safety
+		return dst, fmt.Errorf("%s: Compress: %w", c.f.Name, err)
+	}
+	return out, nil
+}
+
+// Decompress appends the decompressed form of src to dst, producing at most
+// limit bytes. On error it returns dst unchanged in length.
+func (c *Codec) Decompress(dst, src []byte, limit int) ([]byte, error) {
+	if limit < 0 {
+		panic(c.f.Name + ": Decompress called with a negative limit")
+	}
+	e := c.getReader()
+	e.src.Reset(src)
+	out, err := c.decompress(e, dst, src, limit)
+	c.putReader(e, false)
+	return out, err
+}
+
+func (c *Codec) decompress(e *rentry, dst, src []byte, limit int) ([]byte, error) {
+	if err := e.d.Reset(&e.src); err != nil {
+		return dst, c.corrupt(err)
+	}
+	start := len(dst)
+	out := dst
+	for {
+		n := len(out) - start // produced so far, never above limit
+		if len(out) == cap(out) || n == limit {
+			// Full: read one byte before growing, so that output that ends
+			// exactly at the capacity or at the limit costs no allocation.
+			m, err := readOne(e.d, e.one[:])
+			if m == 0 {
+				if err == io.EOF {
+					return out, nil
+				}
+				return dst, c.corrupt(err)
+			}
+			if n == limit {
+				return dst, fmt.Errorf("%s: Decompress: %w (limit %d bytes)", c.f.Name, ErrTooLarge, limit)
+			}
+			out = c.grow(out, n, limit, src)
+			out = append(out, e.one[0])
+			continue
+		}
+		end := len(out) + min(cap(out)-len(out), limit-n)
+		m, err := e.d.Read(out[len(out):end])
+		out = out[:len(out)+m]
+		if err == io.EOF {
+			// gzip reports io.EOF only after the last member of a
+			// multistream input, with every checksum verified.
+			return out, nil
+		}
+		if err != nil {
+			return dst, c.corrupt(err)
+		}
+	}
+}
+
+// readOne reads one byte into b, retrying reads that return nothing.
+func readOne(r io.Reader, b []byte) (int, error) {
+	for range 100 {
+		m, err := r.Read(b)
+		if m > 0 || err != nil {
+			return m, err
+		}
+	}
+	return 0, io.ErrNoProgress
+}
+
+// maxRatio bounds what deflate can expand to: a 258-byte match costs at
+// least 2 bits, so no stream expands more than 1032 times. A size hint above
+// it is a lie and is not believed.
+const maxRatio = 1032
+
+// grow makes room in out, which holds n bytes of output after its original
+// length, for more output: the size hint on the first growth, then doubling,
+// never more than the limit allows.
+func (c *Codec) grow(out []byte, n, limit int, src []byte) []byte {
+	extra := max(n, 512)
+	if n == 0 && c.f.SizeHint != nil {
+		if h := c.f.SizeHint(src); h > 0 && h/maxRatio <= len(src) {
+			extra = h
+		}
+	}
+	extra = min(extra, limit-n)
+	return slices.Grow(out, extra)
+}
+
+func (c *Codec) corrupt(err error) error {
+	return fmt.Errorf("%s: %w: %w", c.f.Name, ErrCorrupt, err)
+}
+
+// Writer is a streaming compressor handle. Its zero value is closed.
+type Writer struct {
+	p *reuse.Pool[*wentry]
+	e *wentry // nil once closed
+}
+
+// OpenWriter points w at a pooled compressor writing to dst.
+func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
+	if dst == nil {
+		panic(c.f.Name + ": NewWriter called with a nil io.Writer")
+	}
+	p, err := c.pool("NewWriter", level)
+	if err != nil {
+		return err
+	}
+	e := getWriter(p)
+	e.sink.w = dst
+	*w = Writer{p: p, e: e}
+	return nil
+}
+
+// Write compresses p.
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.e == nil {
+		return 0, ErrClosed
+	}
+	return w.e.c.Write(p)
+}
+
+// Flush writes any pending compressed data.
+func (w *Writer) Flush() error {
+	if w.e == nil {
+		return ErrClosed
+	}
+	return w.e.c.Flush()
+}
+
+// Close finishes the stream and gives the compressor back.
+func (w *Writer) Close() error {
+	if w.e == nil {
+		return ErrClosed
+	}
+	e := w.e
+	w.e = nil
+	err := e.c.Close()
+	putWriter(w.p, e)
+	return err
+}
+
+// Reader is a streaming decompressor handle. Its zero value is closed.
+type Reader struct {
+	c *Codec
+	e *rentry // nil once closed
+}
+
+// OpenReader points r at a pooled decompressor reading from src.
+func (c *Codec) OpenReader(r *Reader, src io.Reader) error {
+	if src == nil {
+		panic(c.f.Name + ": NewReader called with a nil io.Reader")
+	}
+	e := c.getReader()
+	var from io.Reader = src
+	if _, ok := src.(byteReader); !ok {
+		if e.br == nil {
+			e.br = bufio.NewReader(src)
+		} else {
+			e.br.Reset(src)
+		}
+		from = e.br
+	}
+	if err := e.d.Reset(from); err != nil {
+		c.putReader(e, true)
+		return c.corrupt(err)
+	}
+	*r = Reader{c: c, e: e}
+	return nil
+}
+
+// Read decompresses into p.
+func (r *Reader) Read(p []byte) (int, error) {
+	if r.e == nil {
+		return 0, ErrClosed
+	}
+	return r.e.d.Read(p)
+}
+
+// Close gives the decompressor back.
+func (r *Reader) Close() error {
+	if r.e == nil {
+		return ErrClosed
+	}
+	e := r.e
+	r.e = nil
+	r.c.putReader(e, true)
+	return nil
+}

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -402,10 +403,10 @@ func TestCloseDropsReference(t *testing.T) {
 	for _, f := range formats {
 		t.Run(f.name, func(t *testing.T) {
 			stream := f.stdCompress(t, text(5000), 6)
-			var writerGone, readerGone, plainGone bool
+			var writerGone, readerGone, plainGone atomic.Bool
 			func() {
 				dst := &bytes.Buffer{}
-				runtime.SetFinalizer(dst, func(*bytes.Buffer) { writerGone = true })
+				runtime.SetFinalizer(dst, func(*bytes.Buffer) { writerGone.Store(true) })
 				w, err := f.newWriter(dst, 6)
 				if err != nil {
 					t.Fatal(err)
@@ -413,33 +414,34 @@ func TestCloseDropsReference(t *testing.T) {
 				w.Write(text(5000))
 				w.Close()
 
-				src := bytes.NewReader(stream) // an io.ByteReader, read directly
-				runtime.SetFinalizer(src, func(*bytes.Reader) { readerGone = true })
-				r, err := f.newReader(src)
+				plain := &plainReader{bytes.NewReader(stream)} // buffered by the pool
+				runtime.SetFinalizer(plain, func(*plainReader) { plainGone.Store(true) })
+				r, err := f.newReader(plain)
 				if err != nil {
 					t.Fatal(err)
 				}
 				io.Copy(io.Discard, r)
 				r.Close()
 
-				plain := &plainReader{bytes.NewReader(stream)} // buffered by the pool
-				runtime.SetFinalizer(plain, func(*plainReader) { plainGone = true })
-				r, err = f.newReader(plain)
+				src := bytes.NewReader(stream) // an io.ByteReader, read directly
+				runtime.SetFinalizer(src, func(*bytes.Reader) { readerGone.Store(true) })
+				r, err = f.newReader(src)
 				if err != nil {
 					t.Fatal(err)
 				}
 				io.Copy(io.Discard, r)
 				r.Close()
 			}()
-			// The pooled objects survive one collection in the pool's victim
-			// cache; what they reference must not.
-			for i := 0; i < 3 && !(writerGone && readerGone && plainGone); i++ {
-				runtime.GC()
-				time.Sleep(10 * time.Millisecond)
+			// One collection moves the pooled objects to the pool's victim
+			// cache, where they stay alive; what they reference must not.
+			// A second collection would free them and hide a leak.
+			runtime.GC()
+			for i := 0; i < 50 && !(writerGone.Load() && readerGone.Load() && plainGone.Load()); i++ {
+				time.Sleep(5 * time.Millisecond)
 			}
-			if !writerGone || !readerGone || !plainGone {
+			if !writerGone.Load() || !readerGone.Load() || !plainGone.Load() {
 				t.Errorf("after Close and GC: writer collected %v, byte reader collected %v, plain reader collected %v; want all true",
-					writerGone, readerGone, plainGone)
+					writerGone.Load(), readerGone.Load(), plainGone.Load())
 			}
 		})
 	}

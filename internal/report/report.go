@@ -113,8 +113,10 @@ type Options struct {
 	Progress func(w Def, i, n int, elapsed time.Duration)
 }
 
-// DefaultOptions are the options of a default run, about 30 s on 2 cores.
-func DefaultOptions() Options { return Options{Round: 25 * time.Millisecond, Rounds: 3} }
+// DefaultOptions are the options of a default run, about 15 s on 2 cores:
+// five interleaved rounds of 15 ms per variant, so that a burst of load from
+// other processes moves one round, not the median.
+func DefaultOptions() Options { return Options{Round: 15 * time.Millisecond, Rounds: 5} }
 
 // FullOptions are the options of a -full run: longer, steadier.
 func FullOptions() Options { return Options{Round: 100 * time.Millisecond, Rounds: 8, Full: true} }
@@ -241,7 +243,7 @@ func verdict(cd CaseDef, vs []Variant) Verdict {
 	default:
 		v.Status, v.Why = "not met", cd.Why
 		if v.Why == "" {
-			v.Why = fmt.Sprintf("reuse measured %.2f× against the published %.2f×", v.Measured, v.Published)
+			v.Why = fmt.Sprintf("reuse measured %s against the published %s", Ratio(v.Measured), Ratio(v.Published))
 		}
 	}
 	return v

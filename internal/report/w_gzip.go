@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/gzpool"
 )
 
 // w9Text is W9's input: about 200 bytes of text.
@@ -37,14 +37,6 @@ func gunzip(b []byte) (string, error) {
 	}
 	out, err := io.ReadAll(zr)
 	return string(out), err
-}
-
-// appendWriter appends what is written to b.
-type appendWriter struct{ b []byte }
-
-func (w *appendWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
 }
 
 // readAppend reads r to the end, appending to dst, without io.ReadAll's
@@ -116,27 +108,11 @@ func w9() Def {
 						return seeGz(see, buf.Bytes())
 					}
 				}},
-				{Name: "reuse.Pool, reused dst", Role: RoleReuse, Published: pub(28469, 196, 1, 199275.0/28469), New: func() Op {
-					type state struct {
-						zw *gzip.Writer
-						w  appendWriter
-					}
-					pool := &reuse.Pool[*state]{New: func() *state {
-						s := new(state)
-						s.zw = gzip.NewWriter(&s.w)
-						return s
-					}}
+				{Name: "gzpool.Compress, reused dst", Role: RoleReuse, Published: pub(28469, 196, 1, 199275.0/28469), New: func() Op {
 					var dst []byte
 					return func(see func(any)) error {
-						s := pool.Get()
-						s.w.b = dst[:0]
-						s.zw.Reset(&s.w)
-						_, err := s.zw.Write(w9Text)
-						if err == nil {
-							err = s.zw.Close()
-						}
-						dst, s.w.b = s.w.b, nil
-						pool.Put(s)
+						var err error
+						dst, err = gzpool.Compress(dst[:0], w9Text, gzip.DefaultCompression)
 						if err != nil {
 							return err
 						}
@@ -240,22 +216,11 @@ func w10() Def {
 						return nil
 					}
 				}},
-				{Name: "reuse.Pool, reused dst", Role: RoleReuse, Published: fake(96.8, 0, 0, 582/96.8), New: func() Op {
-					type state struct {
-						zr gzip.Reader
-						r  bytes.Reader
-					}
-					pool := &reuse.Pool[*state]{New: func() *state { return new(state) }}
+				{Name: "gzpool.Decompress, reused dst", Role: RoleReuse, Published: fake(96.8, 0, 0, 582/96.8), New: func() Op {
 					var out []byte
 					return func(see func(any)) error {
-						s := pool.Get()
-						s.r.Reset(w10Input)
-						err := s.zr.Reset(&s.r)
-						if err == nil {
-							out, err = readAppend(out[:0], &s.zr)
-						}
-						s.r.Reset(nil)
-						pool.Put(s)
+						var err error
+						out, err = gzpool.Decompress(out[:0], w10Input, 1<<20)
 						if err != nil {
 							return err
 						}

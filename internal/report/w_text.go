@@ -165,12 +165,12 @@ func w6() Def {
 						return nil
 					}
 				}},
-				{Name: "reuse.Pool, caller Puts", Role: RoleReuse, Published: pub(c.got, 0, 0, c.base/c.got), New: func() Op {
-					pool := &reuse.Pool[[]string]{New: func() []string { return make([]string, 0, n) }}
+				{Name: "reuse.Slices, caller Puts", Role: RoleReuse, Published: pub(c.got, 0, 0, c.base/c.got), New: func() Op {
+					pool := new(reuse.Slices[string])
 					return func(see func(any)) error {
-						ss := pool.Get()[:0]
-						for i := 0; i < n; i++ {
-							ss = append(ss, "reuse")
+						ss := pool.Get(n)
+						for i := range ss {
+							ss[i] = "reuse"
 						}
 						sinkStrings = ss
 						if see != nil {

@@ -28,46 +28,37 @@ const NumClasses = 4*(strconv.IntSize-2) - 4
 // request for n elements is served from. Class returns 0 for n <= 1. n must not
 // exceed MaxSize; larger n give a class >= NumClasses.
 func Class(n int) int {
-	if n <= 8 {
-		if n <= 1 {
-			return 0
-		}
-		return n - 1
-	}
-	// 2^(e-1) <= n-1 < 2^e: round n up to a multiple of 2^(e-3), which leaves
-	// a mantissa of 4 to 8 units.
-	m := uint(n - 1)
-	s := bits.Len(m) - 3
+	// For n-1 in [2^(e-1), 2^e), round n up to a multiple of 2^(e-3), which
+	// leaves a mantissa of 4 to 8 units; below 8, the unit is 1.
+	m := uint(max(n, 1) - 1)
+	s := max(bits.Len(m), 3) - 3
 	return 4*s + int(m>>s)
 }
 
-// Size returns the capacity of class c, for 0 <= c < NumClasses; it panics on
-// other c, which only a bug in the caller can produce.
+// Size returns the capacity of class c, for 0 <= c < NumClasses; it panics
+// with an index out of range on other c, which only a bug in the caller can
+// produce.
 func Size(c int) int {
-	if uint(c) >= NumClasses {
-		panic("sizeclass: Size called with class " + strconv.Itoa(c) + " out of range")
-	}
+	_ = classes[c]
+	// Class c+1 = 4*sh + m, with the mantissa m in [4, 8) (or below 4 when
+	// sh is 0), has size m << sh.
 	k := c + 1
-	if k < 8 {
-		return k
-	}
-	return (4 | k&3) << (k>>2 - 1)
+	sh := max(k>>2-1, 0)
+	return (k - 4*sh) << sh
 }
+
+// classes is indexed by Size only for its bounds check: a class out of range
+// panics with an index error, at a cost that keeps Size inlinable.
+var classes [NumClasses]struct{}
 
 // Floor returns the largest class whose size is at most capacity: the class a
 // slice of that capacity can serve. exact reports whether capacity is that
 // class's size. Floor returns -1, false when capacity < 1; capacity above
 // MaxSize gives NumClasses-1.
 func Floor(capacity int) (class int, exact bool) {
-	if capacity < 1 {
-		return -1, false
-	}
-	if capacity >= MaxSize {
-		return NumClasses - 1, capacity == MaxSize
-	}
-	c := Class(capacity)
-	if Size(c) == capacity {
-		return c, true
-	}
-	return c - 1, false
+	// The largest class of size <= capacity is the one below the smallest
+	// class of size > capacity; for capacity < 1 that is class -1.
+	c := Class(min(capacity, MaxSize)+1) - 1
+	// capacity is a class size when rounding it up and down agree.
+	return c, Class(capacity) == c
 }

@@ -1,0 +1,39 @@
+// Package report measures the classic sync.Pool workloads W1–W11 (see
+// WORKLOADS.md at the repository root) in three variants each, fresh
+// allocation, sync.Pool as the write-ups write it, and reuse, detects the
+// pitfalls P1–P4 and P7 in the usual code from evidence gathered in the same
+// run, and writes the result as a terminal table, JSON or one self-contained
+// HTML page. Command reuse (cmd/reuse) is its front end.
+//
+// # How a variant is measured
+//
+// Each variant is a fresh Op with its own pool. Its very first call is
+// measured alone (first-call allocations, pitfall P5). Its output is then
+// compared with the baseline's; a variant whose output differs, or whose ops
+// return errors (pitfall P1), is reported but its figures do not count. The
+// number of ops per round is calibrated, then the variants of a case run in
+// interleaved rounds, so load from other processes spreads over all of them;
+// ns/op is the median over rounds, allocations, bytes and GCs are exact
+// totals over every op measured, divided by the op count. Nothing calls
+// runtime.GC between rounds: a collection empties sync.Pool (pitfall P6), and
+// the GCs a variant causes are part of its cost.
+//
+// # Ownership
+//
+// Run returns a Report the caller owns. The pools inside the variants live
+// for one measurement and are dropped with it.
+//
+// # Concurrency
+//
+// Run measures one variant at a time and must not run concurrently with
+// anything that allocates heavily: allocation counts come from
+// runtime.ReadMemStats and include every goroutine. The detectors start
+// their own goroutines and wait for them.
+//
+// # When not to pool
+//
+// The report exists to answer this per workload, on the machine it runs on:
+// below W1's crossover (about n = 10 to 100 elements) allocating is as cheap
+// as pooling, and W4's small struct is slower to pool than to allocate, with
+// the pool's gain being no garbage rather than time.
+package report

@@ -1,0 +1,144 @@
+package reuse
+
+import "github.com/reuse-go/reuse/internal/debug"
+
+// Debug is true when the module is built with -tags reusedebug, the debug
+// build in which every pool of the module checks how it is used: see Misuse.
+// Tests that count allocations exactly can skip when it is true, since the
+// debug build allocates its bookkeeping.
+const Debug = debug.Enabled
+
+// Misuse is a bug in the use of a pool, found by the debug build (-tags
+// reusedebug). A normal build checks nothing and never reports a Misuse.
+//
+// In the debug build every pool of the module (Pool, and the pools of the
+// subpackages) checks its callers:
+//
+//   - Double Put: a Put of an object already put back and not taken out
+//     since is reported with the stacks of both Puts, and the object is not
+//     stored a second time, so two callers never get it at once. Objects are
+//     told apart by identity: a pointer, a map, a channel, or a slice's first
+//     element.
+//   - Use after Put: byte buffers and slices of numbers are filled with a
+//     poison pattern (0xDE 0xAD 0xBE 0xEF, repeated) on Put, and the next Get of
+//     the same object checks it, so a write after Put is reported and a stale
+//     reader sees poison instead of another caller's data. A Pool[T] does not
+//     poison: it snapshots, after Reset, the memory a pointer T points to (or
+//     a slice T's elements up to cap) and reports when the next Get finds it
+//     changed.
+//   - Leaks: an object taken by Get and collected by the garbage collector
+//     without being Put back is reported with the call site of its Get.
+//     Reports arrive some time after the collection, from another goroutine.
+//
+// What cannot be detected: for a Pool[T] whose T is a struct, string, number,
+// interface or func value, nothing (the pool holds a copy, with no identity);
+// for a pointer T, writes to memory reachable only through the pointed-to
+// value's own pointers (a *bytes.Buffer's bytes; the bytes pools poison those
+// instead); a read after Put that writes nothing; a write after Put undone
+// before the next Get, or made after that Get; a use after Put of an object
+// the pool dropped (the garbage collector or Accept); leaks of slices, whose
+// array append may legitimately replace before Put; leaks of objects of 16
+// bytes or less without pointers, which the runtime may batch so that they
+// are never collected on their own; and leaks under TinyGo, which implements
+// neither runtime.AddCleanup nor weak pointers.
+//
+// The bookkeeping lives in side tables keyed by weak pointers to the objects,
+// so it keeps nothing alive: pools and their objects are collected as usual.
+// It costs a lock, two stack captures and, for poisoned or snapshotted
+// memory, a pass over it on each Put and each Get.
+type Misuse struct {
+	// Kind is DoublePut, UseAfterPut or Leak.
+	Kind MisuseKind
+	// Pool names the pool by type and address, as in
+	// "*reuse.Pool[*bytes.Buffer] at 0xc000012000".
+	Pool string
+	// Detail says what happened in one line, with the call sites.
+	Detail string
+	// Stacks holds the labelled stacks: both Puts of a double Put, the Put and
+	// the next Get of a use after Put, the Get of a leak.
+	Stacks string
+}
+
+// String formats m as a multi-line message starting with "reuse: ", the kind
+// and the pool, then the stacks. It is the default handler's panic value.
+func (m Misuse) String() string {
+	return m.report().String()
+}
+
+func (m Misuse) report() debug.Report {
+	return debug.Report{Kind: debug.Kind(m.Kind), Pool: m.Pool, Detail: m.Detail, Stacks: m.Stacks}
+}
+
+// MisuseKind is the kind of a Misuse.
+type MisuseKind uint8
+
+// The kinds of Misuse.
+const (
+	// DoublePut is a Put of an object already put back and not taken since.
+	DoublePut = MisuseKind(debug.DoublePut)
+	// UseAfterPut is an object changed between its Put and its next Get.
+	UseAfterPut = MisuseKind(debug.UseAfterPut)
+	// Leak is an object taken by Get and collected without Put.
+	Leak = MisuseKind(debug.Leak)
+)
+
+// String returns "double Put", "use after Put" or "leak".
+func (k MisuseKind) String() string { return debug.Kind(k).String() }
+
+// SetMisuseHandler makes the debug build send every Misuse to f instead of
+// panicking, and returns the previous handler (nil for the default). A nil f
+// restores the default: panic with the Misuse's String, in the goroutine that
+// called Put or Get, or, for a leak, in the runtime's cleanup goroutine, which
+// ends the program.
+//
+// f may be called from any goroutine, concurrently; a leak is reported some
+// time after the object is collected. In tests, reusetest.FailOnMisuse routes
+// misuses to t.Errorf for the duration of a test. In a normal build f is kept
+// but never called.
+func SetMisuseHandler(f func(Misuse)) (previous func(Misuse)) {
+	var h *debug.Handler
+	if f != nil {
+		h = &debug.Handler{
+			F: func(r debug.Report) {
+				f(Misuse{Kind: MisuseKind(r.Kind), Pool: r.Pool, Detail: r.Detail, Stacks: r.Stacks})
+			},
+			Orig: f,
+		}
+	}
+	old := debug.Swap(h)
+	if old == nil {
+		return nil
+	}
+	if orig, ok := old.Orig.(func(Misuse)); ok {
+		return orig
+	}
+	// Installed by another package of the module (reusetest).
+	return func(m Misuse) { old.F(m.report()) }
+}
+
+// debugPut is Pool.Put's first hook: it reports a double Put and returns
+// false when x must not be stored.
+func debugPut[T any](p *Pool[T], x T) bool {
+	obj, _, _ := debug.Value(&x)
+	return debug.Put(p, obj)
+}
+
+// debugSeal is Pool.Put's last hook, right before x is stored: it snapshots
+// x's memory.
+func debugSeal[T any](x T) {
+	if obj, mem, _ := debug.Value(&x); obj != nil && mem != nil {
+		debug.Seal(obj, mem, debug.Snapshot)
+	}
+}
+
+// debugGot is Pool.Get's hook, for the value about to be returned.
+func debugGot[T any](p *Pool[T], x T) {
+	obj, mem, leaks := debug.Value(&x)
+	if obj == nil {
+		return
+	}
+	debug.Got(p, obj, leaks && debug.Leaks)
+	if mem != nil {
+		debug.Check(p, obj, mem, debug.Snapshot)
+	}
+}

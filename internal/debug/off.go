@@ -1,0 +1,38 @@
+//go:build !reusedebug
+
+package debug
+
+import "unsafe"
+
+// Enabled is true when the module is built with -tags reusedebug. Pools
+// guard every hook with it, and tests that the debug build would break (exact
+// allocation counts) skip when it is true.
+const Enabled = false
+
+// Leaks is true where leak detection works; it is false in a normal build,
+// which detects nothing.
+const Leaks = false
+
+// The hooks below exist so that pools compile without the tag. Every call is
+// inside "if Enabled", so the compiler removes it; they are never called.
+
+// Put does nothing and returns true in a normal build.
+func Put(pool any, obj unsafe.Pointer) bool { return true }
+
+// Got does nothing in a normal build.
+func Got(pool any, obj unsafe.Pointer, leaks bool) {}
+
+// Seal does nothing in a normal build.
+func Seal(obj unsafe.Pointer, mem []byte, mode Mode) {}
+
+// Check does nothing in a normal build.
+func Check(pool any, obj unsafe.Pointer, mem []byte, mode Mode) {}
+
+// Value returns nothing in a normal build.
+func Value[T any](x *T) (obj unsafe.Pointer, mem []byte, leaks bool) { return nil, nil, false }
+
+// Slice returns nothing in a normal build.
+func Slice[E any](s []E) (obj unsafe.Pointer, mem []byte, mode Mode) { return nil, nil, Snapshot }
+
+// Tracked returns 0 in a normal build.
+func Tracked() int { return 0 }

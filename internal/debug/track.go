@@ -1,0 +1,323 @@
+//go:build reusedebug
+
+package debug
+
+import (
+	"bytes"
+	"fmt"
+	"hash/maphash"
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// snapshotCopyMax is the largest memory Snapshot copies; larger memory is
+// hashed, so a change is reported without its offset.
+const snapshotCopyMax = 64 << 10
+
+// seal is what Seal recorded about one memory region of an object.
+type seal struct {
+	set  bool
+	addr uintptr // where the memory was; kept as an integer so it pins nothing
+	n    int
+	sum  uint64 // Snapshot of more than snapshotCopyMax bytes
+	copy []byte // Snapshot of at most snapshotCopyMax bytes, reused
+}
+
+// record is what the debug build knows about one object.
+type record struct {
+	key   key
+	shard *shard
+	obj   uintptr // address, for messages
+	in    bool    // put back and not taken out since
+	got   bool    // get holds the stack of the Get that took it out
+	leaks bool    // report a leak if collected while out
+	// pool is the pool of the last Get or Put, for messages.
+	poolType reflect.Type
+	poolAddr uintptr
+	get, put stack
+	seals    [modes]seal
+}
+
+// shard is one part of the table, padded so shards do not share cache lines.
+type shard struct {
+	mu sync.Mutex // protects m and the records in it
+	m  map[key]*record
+	_  [128 - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(map[key]*record(nil))]byte
+}
+
+var shards [64]shard
+
+func shardOf(obj unsafe.Pointer) *shard {
+	a := uintptr(obj)
+	return &shards[(a>>4^a>>10^a>>16)%uintptr(len(shards))]
+}
+
+// lookup returns the record of obj, creating it if needed; s.mu must be held.
+func (s *shard) lookup(obj unsafe.Pointer) *record {
+	k := keyOf(obj)
+	if r := s.m[k]; r != nil {
+		return r
+	}
+	if s.m == nil {
+		s.m = make(map[key]*record)
+	}
+	r := &record{key: k, shard: s, obj: uintptr(obj)}
+	s.m[k] = r
+	watch(obj, r)
+	return r
+}
+
+// find returns the record of obj or nil; s.mu must be held.
+func (s *shard) find(obj unsafe.Pointer) *record {
+	return s.m[keyOf(obj)]
+}
+
+func (r *record) setPool(pool any) {
+	r.poolType = reflect.TypeOf(pool)
+	r.poolAddr = 0
+	if v := reflect.ValueOf(pool); v.Kind() == reflect.Pointer {
+		r.poolAddr = v.Pointer()
+	}
+}
+
+func (r *record) poolName() string {
+	if r.poolType == nil {
+		return "unknown pool"
+	}
+	return fmt.Sprintf("%v at %#x", r.poolType, r.poolAddr)
+}
+
+// Put is called first thing in a pool's Put with the object's identity: a
+// pointer to it, or to its first element for a slice. It records the Put and
+// returns true, or reports a double Put and returns false, in which case the
+// pool must not store the object. A nil obj is not tracked.
+func Put(pool any, obj unsafe.Pointer) bool {
+	if obj == nil {
+		return true
+	}
+	s := shardOf(obj)
+	s.mu.Lock()
+	r := s.lookup(obj)
+	if r.in {
+		var now stack
+		now.capture()
+		var b strings.Builder
+		now.format(&b, "second Put")
+		r.put.format(&b, "first Put")
+		rep := Report{
+			Kind:   DoublePut,
+			Pool:   poolName(pool),
+			Detail: fmt.Sprintf("object %#x was put back at %s and not taken out since; put again at %s (not stored again)", r.obj, r.put.site(), now.site()),
+			Stacks: b.String(),
+		}
+		s.mu.Unlock()
+		send(rep)
+		return false
+	}
+	r.in = true
+	r.setPool(pool)
+	r.put.capture()
+	s.mu.Unlock()
+	return true
+}
+
+// Got is called by a pool's Get with the object it is about to return. When
+// leaks is true, the object is reported if it is collected before the next
+// Put; pass false where the object's identity does not survive correct use (a
+// slice that may grow and be replaced before it is put back).
+func Got(pool any, obj unsafe.Pointer, leaks bool) {
+	if obj == nil {
+		return
+	}
+	s := shardOf(obj)
+	s.mu.Lock()
+	r := s.lookup(obj)
+	r.in = false
+	r.got = true
+	r.leaks = leaks
+	r.setPool(pool)
+	r.get.capture()
+	s.mu.Unlock()
+}
+
+// Seal protects mem, memory of the object obj that the pool is about to
+// store, until Check: see Mode. Call it after Put returned true, after any
+// reset, right before storing.
+func Seal(obj unsafe.Pointer, mem []byte, mode Mode) {
+	if obj == nil {
+		return
+	}
+	s := shardOf(obj)
+	s.mu.Lock()
+	r := s.lookup(obj)
+	sl := &r.seals[mode]
+	sl.set = true
+	sl.addr = uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	sl.n = len(mem)
+	switch mode {
+	case Poison:
+		fill(mem)
+	case Snapshot:
+		if len(mem) <= snapshotCopyMax {
+			sl.copy = append(sl.copy[:0], mem...)
+			sl.sum = 0
+		} else {
+			sl.copy = nil
+			sl.sum = maphash.Bytes(seed, mem)
+		}
+	}
+	s.mu.Unlock()
+}
+
+var seed = maphash.MakeSeed()
+
+// fill writes Pattern over mem.
+func fill(mem []byte) {
+	if len(mem) == 0 {
+		return
+	}
+	n := copy(mem, Pattern[:])
+	for n < len(mem) {
+		n += copy(mem[n:], mem[:n])
+	}
+}
+
+// poisoned returns the offset of the first byte of mem that is not the
+// pattern, or -1.
+func poisoned(mem []byte) int {
+	var block [256]byte
+	fill(block[:])
+	for off := 0; off < len(mem); off += len(block) {
+		chunk := mem[off:min(off+len(block), len(mem))]
+		if !bytes.Equal(chunk, block[:len(chunk)]) {
+			for i := range chunk {
+				if chunk[i] != block[i] {
+					return off + i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// Check is called by a pool's Get, after Got, with the memory it gave Seal as
+// it is now. It reports a use after Put when the memory changed since Seal,
+// or moved (the object's slice was replaced after Put). It does nothing for
+// an object never sealed in this mode, such as one just made by New.
+func Check(pool any, obj unsafe.Pointer, mem []byte, mode Mode) {
+	if obj == nil {
+		return
+	}
+	s := shardOf(obj)
+	s.mu.Lock()
+	r := s.find(obj)
+	if r == nil || !r.seals[mode].set {
+		s.mu.Unlock()
+		return
+	}
+	sl := &r.seals[mode]
+	sl.set = false
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+	detail := ""
+	switch {
+	case addr != sl.addr || len(mem) != sl.n:
+		detail = fmt.Sprintf("its memory was replaced after Put (%d bytes at %#x at Put, %d bytes at %#x now): it was grown or reassigned after it was given back", sl.n, sl.addr, len(mem), addr)
+	case mode == Poison:
+		if i := poisoned(mem); i >= 0 {
+			detail = fmt.Sprintf("byte %d of %d was written after Put (poison %#02x overwritten with %#02x)", i, len(mem), Pattern[i%len(Pattern)], mem[i])
+		}
+	case sl.copy != nil || sl.n == 0:
+		if i := firstDiff(sl.copy, mem); i >= 0 {
+			detail = fmt.Sprintf("byte %d of its %d bytes changed after Put (%#02x at Put, %#02x now)", i, len(mem), sl.copy[i], mem[i])
+		}
+	default:
+		if maphash.Bytes(seed, mem) != sl.sum {
+			detail = fmt.Sprintf("its %d bytes changed after Put", len(mem))
+		}
+	}
+	if detail == "" {
+		s.mu.Unlock()
+		return
+	}
+	var now stack
+	now.capture()
+	var b strings.Builder
+	r.put.format(&b, "Put")
+	now.format(&b, "next Get")
+	rep := Report{
+		Kind:   UseAfterPut,
+		Pool:   poolName(pool),
+		Detail: fmt.Sprintf("object %#x: %s; put back at %s, next taken at %s", r.obj, detail, r.put.site(), now.site()),
+		Stacks: b.String() + "(the write happened between these two calls, by code still holding the object after Put)\n",
+	}
+	s.mu.Unlock()
+	send(rep)
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func poolName(pool any) string {
+	var r record
+	r.setPool(pool)
+	return r.poolName()
+}
+
+// collected runs, in a cleanup goroutine, once the object of r is
+// unreachable: it forgets r, and reports a leak if the object was out.
+func collected(r *record) {
+	s := r.shard
+	s.mu.Lock()
+	if s.m[r.key] == r {
+		delete(s.m, r.key)
+	}
+	leaked := r.got && !r.in && r.leaks
+	var rep Report
+	if leaked {
+		var b strings.Builder
+		r.get.format(&b, "Get")
+		rep = Report{
+			Kind:   Leak,
+			Pool:   r.poolName(),
+			Detail: fmt.Sprintf("object %#x was taken by Get at %s and collected without Put", r.obj, r.get.site()),
+			Stacks: b.String(),
+		}
+	}
+	s.mu.Unlock()
+	if leaked {
+		send(rep)
+	}
+}
+
+// Tracked returns how many objects have records: a test hook to check that
+// records go away with their objects.
+func Tracked() int {
+	n := 0
+	for i := range shards {
+		s := &shards[i]
+		s.mu.Lock()
+		n += len(s.m)
+		s.mu.Unlock()
+	}
+	return n
+}
+
+// send delivers r to the handler, or panics with it.
+func send(r Report) {
+	if h := handler.Load(); h != nil {
+		h.F(r)
+		return
+	}
+	panic(r.String())
+}

@@ -1,0 +1,89 @@
+//go:build reusedebug
+
+package reusetest_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/reusetest"
+)
+
+// recordTB records Errorf calls and cleanups instead of acting on them.
+type recordTB struct {
+	testing.TB
+	errors   []string
+	cleanups []func()
+}
+
+func (r *recordTB) Helper() {}
+func (r *recordTB) Errorf(format string, a ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, a...))
+}
+func (r *recordTB) Cleanup(f func()) { r.cleanups = append(r.cleanups, f) }
+
+func (r *recordTB) end() {
+	for i := len(r.cleanups) - 1; i >= 0; i-- {
+		r.cleanups[i]()
+	}
+}
+
+func TestFailOnMisuseRoutesToErrorf(t *testing.T) {
+	outer := 0
+	prev := reuse.SetMisuseHandler(func(reuse.Misuse) { outer++ })
+	defer func() { reuse.SetMisuseHandler(prev) }()
+
+	rt := &recordTB{TB: t}
+	reusetest.FailOnMisuse(rt)
+	var p reuse.Pool[*[64]byte]
+	x := new([64]byte)
+	p.Put(x)
+	p.Put(x)
+	if len(rt.errors) != 1 || !strings.HasPrefix(rt.errors[0], "reuse: double Put on *reuse.Pool[*[64]uint8]") {
+		t.Fatalf("FailOnMisuse: Errorf calls %q, want one double Put", rt.errors)
+	}
+	if outer != 0 {
+		t.Errorf("the previous handler got %d reports while FailOnMisuse was in place, want 0", outer)
+	}
+	rt.end()
+	p.Put(x)
+	if outer != 1 || len(rt.errors) != 1 {
+		t.Errorf("after the test ended: previous handler got %d reports (want 1), Errorf %d calls (want still 1)", outer, len(rt.errors))
+	}
+}
+
+func TestFailOnMisuseSilentOnCorrectUse(t *testing.T) {
+	rt := &recordTB{TB: t}
+	reusetest.FailOnMisuse(rt)
+	p := reuse.Pool[*[64]byte]{New: func() *[64]byte { return new([64]byte) }}
+	for range 100 {
+		x := p.Get()
+		x[0]++
+		p.Put(x)
+	}
+	rt.end()
+	if len(rt.errors) != 0 {
+		t.Errorf("correct use: Errorf calls %q, want none", rt.errors)
+	}
+}
+
+// leakOne takes an object and drops it.
+//
+//go:noinline
+func leakOne(p *reuse.Pool[*[64]byte]) {
+	x := p.Get()
+	x[1] = 1
+}
+
+func TestFailOnMisuseFlushesLeaksAtEnd(t *testing.T) {
+	rt := &recordTB{TB: t}
+	reusetest.FailOnMisuse(rt)
+	p := reuse.Pool[*[64]byte]{New: func() *[64]byte { return new([64]byte) }}
+	leakOne(&p)
+	rt.end() // collects and waits for the leak report before restoring
+	if len(rt.errors) != 1 || !strings.Contains(rt.errors[0], "reuse: leak on") || !strings.Contains(rt.errors[0], "reusetest_test.leakOne") {
+		t.Errorf("leak during the test: Errorf calls %q, want one leak naming leakOne", rt.errors)
+	}
+}

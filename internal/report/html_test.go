@@ -55,7 +55,7 @@ func fixture() report.Report {
 			bad,
 			v("reuse", report.RoleReuse, 4000, 0, 4.25, 6),
 		},
-		Verdict: report.Verdict{Published: 6, Measured: 4.25, Status: "published ratio not real", Why: "P1"},
+		Verdict: report.Verdict{Published: 6, Measured: 4.25, Status: "published ratio not real", Why: "the published 6× is pitfall P1: after the first iteration the input buffer is empty, so the pooled reader only returns io.EOF, and the loop times nothing"},
 	}}, Findings: []report.Finding{{Pitfall: "P1", Variant: "sync.Pool, one input buffer", Message: "measures the error path", Evidence: "99 of 100 ops returned an error (EOF)"}}}
 	return report.Report{GoVersion: "go1.x", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
 		Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Seconds: 1, Mode: "default",

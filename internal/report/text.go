@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // WriteText writes the report as an aligned table that fits in 100 columns.
@@ -28,19 +29,45 @@ func WriteText(w io.Writer, r Report) error {
 					clip(name, 8), clip(v.Name, 28), Duration(v.NsPerOp), Bytes(v.BytesPerOp),
 					Fraction(v.AllocsPerOp), v.FirstAllocs, Fraction(v.GCsPerOp), speedupCell(v), publishedCell(v))
 			}
-			fmt.Fprintf(&b, "  %s\n", VerdictLine(c))
+			wrap(&b, "  ", VerdictLine(c))
 			for _, v := range c.Variants {
 				if !v.Valid {
-					fmt.Fprintf(&b, "  ✗ %s: %s\n", v.Name, v.Check)
+					wrap(&b, "  ", fmt.Sprintf("✗ %s: %s", v.Name, v.Check))
 				}
 			}
 		}
 		for _, f := range w.Findings {
-			fmt.Fprintf(&b, "  ! %s %s: %s (%s)\n", f.Pitfall, f.Variant, f.Message, f.Evidence)
+			wrap(&b, "  ", fmt.Sprintf("! %s %s: %s (%s)", f.Pitfall, f.Variant, f.Message, f.Evidence))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// lineWidth is the width the notes under a table are wrapped to.
+const lineWidth = 100
+
+// wrap writes s to b in lines of at most lineWidth columns, the first
+// indented by indent, the others by two more spaces.
+func wrap(b *strings.Builder, indent, s string) {
+	col := 0
+	for i, word := range strings.Fields(s) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+			b.WriteString(indent)
+			col = len(indent)
+		case col+1+n > lineWidth:
+			b.WriteString("\n" + indent + "  ")
+			col = len(indent) + 2
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += n
+	}
+	b.WriteByte('\n')
 }
 
 // VerdictLine says in words how reuse's speedup compares with the published.

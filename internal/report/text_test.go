@@ -1,0 +1,61 @@
+package report_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/reuse-go/reuse/internal/report"
+)
+
+func TestFormats(t *testing.T) {
+	tests := []struct {
+		name string
+		f    func(float64) string
+		in   float64
+		want string
+	}{
+		{"Duration", report.Duration, 8.8, "8.80ns"},
+		{"Duration", report.Duration, 209, "209.0ns"},
+		{"Duration", report.Duration, 1234, "1.23µs"},
+		{"Duration", report.Duration, 814_000, "814µs"},
+		{"Duration", report.Duration, 3.4e6, "3.4ms"},
+		{"Bytes", report.Bytes, 24, "24"},
+		{"Bytes", report.Bytes, 0.0015, "0.0015"},
+		{"Bytes", report.Bytes, 1024, "1.0Ki"},
+		{"Bytes", report.Bytes, 8 << 20, "8.0Mi"},
+		{"Fraction", report.Fraction, 0, "0"},
+		{"Fraction", report.Fraction, 1, "1"},
+		{"Fraction", report.Fraction, 0.8, "0.8"},            // 4 of 5: not rounded down to 0 (P5)
+		{"Fraction", report.Fraction, 0.0000315, "3.15e-05"}, // one allocation in 31 746 ops
+		{"Fraction", report.Fraction, 1.0006, "1.00"},
+		{"Fraction", report.Fraction, 10000, "10000"},
+		{"Ratio", report.Ratio, 2.314, "2.31×"},
+		{"Ratio", report.Ratio, 0, "—"},
+		{"Ratio", report.Ratio, 10175, "10k×"},
+	}
+	for _, tt := range tests {
+		if got := tt.f(tt.in); got != tt.want {
+			t.Errorf("%s(%g) = %q, want %q", tt.name, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestWriteTextFits(t *testing.T) {
+	var b bytes.Buffer
+	if err := report.WriteText(&b, fixture()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for i, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("line %d has %d columns, want at most 100: %q", i+1, n, line)
+		}
+	}
+	for _, want := range []string{"W1 make vs pool by size", "n=1M", "reuse.Pool[[]int]", "✗ sync.Pool, one input buffer: error: EOF", "! P1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -120,14 +120,7 @@ func checkMaxCap(maxCap int, size uintptr) error {
 	return nil
 }
 
-// state returns the pool's state, making it on first use.
-func (s *Slices[E]) state() *slicesState {
-	if st := s.st.Load(); st != nil {
-		return st
-	}
-	return s.init()
-}
-
+// init makes the pool's state on first use.
 func (s *Slices[E]) init() *slicesState {
 	size := unsafe.Sizeof(*new(E))
 	if err := checkMaxCap(s.MaxCap, size); err != nil {
@@ -159,13 +152,13 @@ func (s *Slices[E]) init() *slicesState {
 // MaxCap, Get returns a new slice of capacity n. Get panics if n is negative,
 // as make does. The caller owns the slice until it Puts it.
 func (s *Slices[E]) Get(n int) []E {
-	if s == nil {
-		panic("reuse: Slices.Get called on a nil *Slices")
+	if s == nil || n < 0 {
+		getMisuse(s == nil, n)
 	}
-	if n < 0 {
-		panic("reuse: Slices.Get called with negative length " + strconv.Itoa(n))
+	st := s.st.Load()
+	if st == nil {
+		st = s.init()
 	}
-	st := s.state()
 	if st.countAll {
 		st.all.Add(countGets)
 	}
@@ -176,10 +169,24 @@ func (s *Slices[E]) Get(n int) []E {
 	c := sizeclass.Class(n)
 	size := sizeclass.Size(c)
 	if x := st.pools[c].Get(); x != nil {
-		return unsafe.Slice(x.(*E), size)[:n]
+		// The pool holds only *E: read the pointer out of the interface
+		// without a type assertion, which in generic code costs a lookup.
+		return unsafe.Slice((*E)((*eface)(unsafe.Pointer(&x)).data), size)[:n]
 	}
 	st.news.Add(1)
 	return make([]E, n, size)
+}
+
+// eface is the layout of an interface value.
+type eface struct {
+	typ, data unsafe.Pointer
+}
+
+func getMisuse(nilSlices bool, n int) {
+	if nilSlices {
+		panic("reuse: Slices.Get called on a nil *Slices")
+	}
+	panic("reuse: Slices.Get called with negative length " + strconv.Itoa(n))
 }
 
 // Put gives s back to the pool, which keeps it in the largest class its
@@ -193,7 +200,10 @@ func (s *Slices[E]) Put(x []E) {
 	if s == nil {
 		panic("reuse: Slices.Put called on a nil *Slices")
 	}
-	st := s.state()
+	st := s.st.Load()
+	if st == nil {
+		st = s.init()
+	}
 	if st.countAll {
 		st.all.Add(countPuts)
 	}
@@ -204,8 +214,8 @@ func (s *Slices[E]) Put(x []E) {
 		st.drops.Add(1)
 		return
 	}
-	// cap(x) >= 1 here, so c >= 0, and c indexes pools because
-	// cap(x) <= maxCap, the size of the last class.
+	// 1 <= cap(x) <= maxCap, the size of the last class, so c indexes
+	// pools.
 	c, _ := sizeclass.Floor(cap(x))
 	st.pools[c].Put(unsafe.SliceData(x))
 }

@@ -470,3 +470,72 @@ func TestSlicesHammer(t *testing.T) {
 		})
 	}
 }
+
+// slicesSizes are the sizes the Slices benchmarks use, in bytes.
+var slicesSizes = []struct {
+	name string
+	n    int
+}{{"64B", 64}, {"1KiB", 1 << 10}, {"64KiB", 64 << 10}}
+
+var slicesSink byte
+
+// slicesRun runs op once per iteration, on one goroutine or in parallel,
+// and reports exact allocations.
+func slicesRun(b *testing.B, parallel bool, op func()) {
+	defer reusetest.ReportAllocs(b)()
+	if parallel {
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				op()
+			}
+		})
+		return
+	}
+	for b.Loop() {
+		op()
+	}
+}
+
+// BenchmarkSlices compares one Get, a write at both ends and a Put of a
+// []byte with the baselines beside it: make, and a sync.Pool of *[]byte of
+// that one size, as usually written. impl=reuse-zero sets Zero, and shows
+// what clearing on every Put costs; impl=reuse-countall sets CountAll.
+//
+//	go test -run '^$' -bench Slices -count 6 > slices.txt
+//	benchstat -col /impl slices.txt
+func BenchmarkSlices(b *testing.B) {
+	for _, sz := range slicesSizes {
+		n := sz.n
+		for _, mode := range []string{"serial", "parallel"} {
+			par := mode == "parallel"
+			name := func(impl string) string { return "size=" + sz.name + "/mode=" + mode + "/impl=" + impl }
+
+			b.Run(name("make"), func(b *testing.B) {
+				slicesRun(b, par, func() {
+					s := make([]byte, n)
+					s[0], s[n-1] = 1, 2
+					slicesSink = s[n/2]
+				})
+			})
+			b.Run(name("syncpool"), func(b *testing.B) {
+				p := sync.Pool{New: func() any { s := make([]byte, n); return &s }}
+				slicesRun(b, par, func() {
+					ps := p.Get().(*[]byte)
+					s := *ps
+					s[0], s[n-1] = 1, 2
+					p.Put(ps)
+				})
+			})
+			for _, impl := range []string{"reuse", "reuse-zero", "reuse-countall"} {
+				b.Run(name(impl), func(b *testing.B) {
+					p := reuse.Slices[byte]{Zero: impl == "reuse-zero", CountAll: impl == "reuse-countall"}
+					slicesRun(b, par, func() {
+						s := p.Get(n)
+						s[0], s[n-1] = 1, 2
+						p.Put(s)
+					})
+				})
+			}
+		}
+	}
+}

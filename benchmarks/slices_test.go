@@ -1,0 +1,77 @@
+package benchmarks
+
+import (
+	"sync"
+	"testing"
+
+	pool "github.com/libp2p/go-buffer-pool"
+
+	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/reusetest"
+)
+
+// slicesSizes are the sizes BenchmarkSlices uses, in bytes.
+var slicesSizes = []struct {
+	name string
+	n    int
+}{{"64B", 64}, {"1KiB", 1 << 10}, {"64KiB", 64 << 10}}
+
+// runSlices runs op once per iteration, on one goroutine or in parallel, and
+// reports exact allocations.
+func runSlices(b *testing.B, parallel bool, op func()) {
+	defer reusetest.ReportAllocs(b)()
+	if parallel {
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				op()
+			}
+		})
+		return
+	}
+	for b.Loop() {
+		op()
+	}
+}
+
+// BenchmarkSlices compares reuse.Slices[byte] with a sync.Pool of *[]byte of
+// the one size used (the fastest hand-written pool, which knows its size in
+// advance) and with libp2p/go-buffer-pool, the size-classed pool it replaces.
+// One op is a Get of n bytes, a write at both ends, and a Put.
+//
+//	go test -run '^$' -bench Slices -count 6 > slices.txt
+//	benchstat -col /impl slices.txt
+func BenchmarkSlices(b *testing.B) {
+	for _, sz := range slicesSizes {
+		n := sz.n
+		for _, mode := range []string{"serial", "parallel"} {
+			par := mode == "parallel"
+			name := func(impl string) string { return "size=" + sz.name + "/mode=" + mode + "/impl=" + impl }
+
+			b.Run(name("syncpool"), func(b *testing.B) {
+				p := sync.Pool{New: func() any { s := make([]byte, n); return &s }}
+				runSlices(b, par, func() {
+					ps := p.Get().(*[]byte)
+					s := *ps
+					s[0], s[n-1] = 1, 2
+					p.Put(ps)
+				})
+			})
+			b.Run(name("libp2p"), func(b *testing.B) {
+				var p pool.BufferPool
+				runSlices(b, par, func() {
+					s := p.Get(n)
+					s[0], s[n-1] = 1, 2
+					p.Put(s)
+				})
+			})
+			b.Run(name("reuse"), func(b *testing.B) {
+				var p reuse.Slices[byte]
+				runSlices(b, par, func() {
+					s := p.Get(n)
+					s[0], s[n-1] = 1, 2
+					p.Put(s)
+				})
+			})
+		}
+	}
+}

@@ -154,7 +154,7 @@ func TestJSONSchema(t *testing.T) {
 			cs.num(c, "size", 0)
 			vd := cs.obj(c["verdict"])
 			switch st := cs.str(vd, "status", true); st {
-			case "met", "not met", "no published ratio", "published ratio not real":
+			case "met", "within noise", "not met", "no published ratio", "published ratio not real":
 			default:
 				t.Errorf("%s: verdict status %q", cs.path, st)
 			}
@@ -177,6 +177,11 @@ func TestJSONSchema(t *testing.T) {
 				if math.Abs(apo-allocs/ops) > 1e-9*math.Max(1, apo) {
 					t.Errorf("%s: allocs_per_op %v, want allocs/ops = %v exactly", vs.path, apo, allocs/ops)
 				}
+				if med := vs.num(v, "ns_per_op_median", 0); med < ns {
+					t.Errorf("%s: median %v below the fastest round %v", vs.path, med, ns)
+				}
+				vs.num(v, "noise", 0)
+				vs.num(v, "rounds", 1)
 				vs.num(v, "bytes_per_op", 0)
 				vs.num(v, "first_allocs", 0)
 				vs.num(v, "first_bytes", 0)

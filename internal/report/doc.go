@@ -12,9 +12,12 @@
 // compared with the baseline's; a variant whose output differs, or whose ops
 // return errors (pitfall P1), is reported but its figures do not count. The
 // number of ops per round is calibrated, then the variants of a case run in
-// interleaved rounds, so load from other processes spreads over all of them;
-// ns/op is the median over rounds, allocations, bytes and GCs are exact
-// totals over every op measured, divided by the op count. Nothing calls
+// interleaved rounds, so load from other processes spreads over all of them.
+// Time per op is the fastest round's, because such load only ever adds time;
+// the median is kept beside it, and their gap is reported as the noise that
+// decides whether a missed published ratio is "within noise". Allocations,
+// bytes and GCs are exact totals over every op measured, divided by the op
+// count. Nothing calls
 // runtime.GC between rounds: a collection empties sync.Pool (pitfall P6), and
 // the GCs a variant causes are part of its cost.
 //

@@ -139,6 +139,8 @@ var funcs = template.FuncMap{
 			return "met"
 		case "not met", "invalid":
 			return "notmet"
+		case "within noise":
+			return "noise"
 		}
 		return "info"
 	},
@@ -174,6 +176,7 @@ tr.invalid td.name { text-decoration: none; }
 .verdict.met::before { content: "✓ "; color: #1a7f37; font-weight: bold; }
 .verdict.notmet::before { content: "✗ "; color: #c00; font-weight: bold; }
 .verdict.info::before { content: "ℹ "; color: #0072b2; }
+.verdict.noise::before { content: "≈ "; color: #b26b00; font-weight: bold; }
 .check { font-size: 13px; color: #c00; margin: 2px 0 2px 4px; }
 .finding { border-left: 4px solid #d55e00; background: #fff7f0; padding: 8px 12px; margin: 8px 0; font-size: 14px; }
 .finding b { color: #d55e00; }
@@ -185,7 +188,7 @@ tr.invalid td.name { text-decoration: none; }
 <body>
 <h1>reuse report: the classic sync.Pool workloads, measured here</h1>
 <p class="env">{{.R.GoVersion}} {{.R.GOOS}}/{{.R.GOARCH}}, GOMAXPROCS={{.R.GOMAXPROCS}}, {{.R.NumCPU}} CPUs · {{.R.Mode}} run of {{.R.Seconds}} s, started {{.R.Started.Format "2006-01-02 15:04 MST"}}</p>
-<p class="note">Each workload runs in three variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included) and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Speedup is the baseline's time divided by the variant's, in this run; "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op.</p>
+<p class="note">Each workload runs in three variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included) and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Time per op is the fastest of several interleaved rounds, since load from other processes only adds time. Speedup is the baseline's time divided by the variant's, in this run; "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op.</p>
 
 <h2>At a glance</h2>
 <figure>{{.Speedup}}

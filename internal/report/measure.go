@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -178,7 +179,18 @@ func (m *measurement) note(errs uint64, firstErr error, errors *uint64) {
 	}
 }
 
+// nsPerOp is the fastest round's time per op: load from other processes
+// only ever adds time, so the minimum is the steadiest estimate of the
+// variant's own cost on a shared machine.
 func (m *measurement) nsPerOp() float64 {
+	if len(m.ns) == 0 {
+		return 0
+	}
+	return slices.Min(m.ns)
+}
+
+// nsMedian is the median round's time per op.
+func (m *measurement) nsMedian() float64 {
 	if len(m.ns) == 0 {
 		return 0
 	}
@@ -196,6 +208,8 @@ func (m *measurement) variant() Variant {
 		Name:        m.vd.Name,
 		Role:        m.vd.Role,
 		NsPerOp:     m.nsPerOp(),
+		NsMedian:    m.nsMedian(),
+		Rounds:      len(m.ns),
 		Ops:         m.ops,
 		Allocs:      m.allocs,
 		FirstAllocs: m.first,
@@ -203,6 +217,9 @@ func (m *measurement) variant() Variant {
 		GCs:         m.gcs,
 		Errors:      m.errors,
 		Check:       m.check,
+	}
+	if v.NsPerOp > 0 {
+		v.Noise = v.NsMedian/v.NsPerOp - 1
 	}
 	if m.ops > 0 {
 		v.AllocsPerOp = float64(m.allocs) / float64(m.ops)

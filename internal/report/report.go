@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -51,7 +52,7 @@ type Case struct {
 type Verdict struct {
 	Published float64 `json:"published_speedup"` // 0 when there is no published ratio
 	Measured  float64 `json:"measured_speedup"`  // reuse against the baseline, here
-	Status    string  `json:"status"`            // "met", "not met", "no published ratio", "published ratio not real", "invalid"
+	Status    string  `json:"status"`            // "met", "within noise", "not met", "no published ratio", "published ratio not real", "invalid"
 	Why       string  `json:"why,omitempty"`
 }
 
@@ -60,7 +61,10 @@ type Variant struct {
 	Name string `json:"name"`
 	Role string `json:"role"`
 
-	NsPerOp     float64 `json:"ns_per_op"`
+	NsPerOp     float64 `json:"ns_per_op"` // the fastest round's
+	NsMedian    float64 `json:"ns_per_op_median"`
+	Noise       float64 `json:"noise"` // NsMedian / NsPerOp - 1: how much load moved the rounds
+	Rounds      int     `json:"rounds"`
 	BytesPerOp  float64 `json:"bytes_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"` // exact: Allocs / Ops, not rounded
 	Allocs      uint64  `json:"allocs"`
@@ -83,7 +87,10 @@ type Variant struct {
 
 // Published is a figure from the write-ups, taken elsewhere on another Go.
 type Published struct {
-	NsPerOp     float64 `json:"ns_per_op"`
+	NsPerOp     float64 `json:"ns_per_op"` // the fastest round's
+	NsMedian    float64 `json:"ns_per_op_median"`
+	Noise       float64 `json:"noise"` // NsMedian / NsPerOp - 1: how much load moved the rounds
+	Rounds      int     `json:"rounds"`
 	BytesPerOp  float64 `json:"bytes_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"`
 	Speedup     float64 `json:"speedup"` // against the published baseline; 0 if none
@@ -103,7 +110,7 @@ type Options struct {
 	// Filter selects workloads whose id or name it matches; nil selects all.
 	Filter *regexp.Regexp
 	// Round is the time each variant runs in one measuring round, and Rounds
-	// how many interleaved rounds are taken (ns/op is their median).
+	// how many interleaved rounds are taken (time per op is the fastest).
 	Round  time.Duration
 	Rounds int
 	// Full names the mode in the report.
@@ -241,10 +248,28 @@ func verdict(cd CaseDef, vs []Variant) Verdict {
 	case v.Measured >= v.Published:
 		v.Status = "met"
 	default:
-		v.Status, v.Why = "not met", cd.Why
-		if v.Why == "" {
-			v.Why = fmt.Sprintf("reuse measured %s against the published %s", Ratio(v.Measured), Ratio(v.Published))
+		// The ratio's uncertainty: how far the median rounds sat above
+		// the fastest, for the baseline and for reuse.
+		noise := vs[0].Noise + reuse.Noise
+		v.Status = "not met"
+		if v.Measured*(1+noise) >= v.Published {
+			v.Status = "within noise"
 		}
+		var why []string
+		if cd.Why != "" {
+			why = append(why, cd.Why)
+		}
+		if b := vs[0]; b.Published != nil && b.Published.AllocsPerOp > 0 && b.AllocsPerOp+0.5 < b.Published.AllocsPerOp {
+			why = append(why, fmt.Sprintf("the baseline allocates %s times per op here against %g published: this Go no longer makes allocations the pool used to save",
+				Fraction(b.AllocsPerOp), b.Published.AllocsPerOp))
+		}
+		if v.Status == "within noise" {
+			why = append(why, fmt.Sprintf("the median rounds ran %.0f%% above the fastest, more than the gap to the published ratio", 100*noise))
+		}
+		if len(why) == 0 {
+			why = append(why, fmt.Sprintf("reuse measured %s against the published %s", Ratio(v.Measured), Ratio(v.Published)))
+		}
+		v.Why = strings.Join(why, "; ")
 	}
 	return v
 }

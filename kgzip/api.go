@@ -1,0 +1,115 @@
+package kgzip
+
+import (
+	"io"
+
+	"github.com/reuse-go/reuse/internal/codec"
+)
+
+// Compress appends the gzip stream of src, compressed at level, to dst and
+// returns the extended slice. The result belongs to the caller: no pooled
+// memory is returned. It does not allocate when dst has room for the output:
+// at NoCompression that is len(src) plus 5 bytes per 64 KiB block plus 25
+// bytes, and
+// incompressible input costs about as much at the other levels.
+//
+// The level is one of github.com/klauspost/compress/gzip's: HuffmanOnly (-2),
+// DefaultCompression (-1, which is 5 there),
+// NoCompression (0), or BestSpeed (1) to BestCompression (9); any other
+// level returns an error wrapping ErrLevel.
+func Compress(dst, src []byte, level int) ([]byte, error) {
+	return pools.Compress(dst, src, level)
+}
+
+// Decompress appends the decompressed content of the gzip stream src to dst
+// and returns the extended slice. A stream of several members, as
+// concatenating gzip files produces, decompresses to the concatenation of
+// their contents, as compress/gzip does.
+//
+// Decompress produces at most limit bytes. Once the output would exceed limit
+// it stops, having decompressed only limit+1 bytes, and returns an error
+// wrapping ErrTooLarge. Corrupt or truncated input returns an error wrapping
+// both ErrCorrupt and the cause. On any error the returned slice is dst: its
+// length is unchanged, though bytes in its spare capacity may have been
+// overwritten. It panics if limit is negative.
+//
+// Decompress does not allocate when dst has room for the output; otherwise
+// it usually allocates once, sized from the
+// stream's trailer.
+func Decompress(dst, src []byte, limit int) ([]byte, error) {
+	return pools.Decompress(dst, src, limit)
+}
+
+// Writer is a pooled gzip compressor, returned by NewWriter. It is an
+// io.WriteCloser. A Writer is not safe for concurrent use.
+//
+// A Writer is a handle: it points to the pooled compressor until Close and to
+// nothing afterwards, so a Writer used after Close returns ErrClosed and
+// cannot reach a compressor that another goroutine has since taken from the
+// pool.
+type Writer struct {
+	w codec.Writer
+}
+
+// NewWriter returns a Writer that compresses what is written to it at level
+// and writes the gzip stream to w. An invalid level returns an error
+// wrapping ErrLevel. NewWriter panics if w is nil.
+//
+// The caller must Close the Writer: Close finishes the stream and gives the
+// compressor back to the pool. A Writer that is never closed is not reused.
+func NewWriter(w io.Writer, level int) (*Writer, error) {
+	h := new(Writer)
+	if err := pools.OpenWriter(&h.w, w, level); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Write compresses p and writes what is ready to the underlying writer. It
+// returns ErrClosed after Close.
+func (w *Writer) Write(p []byte) (int, error) { return w.w.Write(p) }
+
+// Flush writes any pending data to the underlying writer, as gzip.Writer's
+// Flush does. It returns ErrClosed after Close.
+func (w *Writer) Flush() error { return w.w.Flush() }
+
+// Close writes the end of the stream, then gives the compressor back to the
+// pool, which no longer references the underlying writer. The compressor is
+// given back even when writing fails, and the error is returned. Close does
+// not close the underlying writer. A second Close returns ErrClosed.
+func (w *Writer) Close() error { return w.w.Close() }
+
+// Reader is a pooled gzip decompressor, returned by NewReader. It is an
+// io.ReadCloser. A Reader is not safe for concurrent use.
+//
+// Like Writer, a Reader is a handle: after Close it returns ErrClosed and
+// cannot reach the pooled decompressor.
+type Reader struct {
+	r codec.Reader
+}
+
+// NewReader returns a Reader that decompresses the gzip stream read from r,
+// having read its header. A missing or invalid header returns an error
+// wrapping ErrCorrupt and the cause (io.EOF for empty input).
+// NewReader panics if r is nil.
+//
+// If r is not an io.ByteReader the Reader reads it through a pooled buffer and
+// may read past the end of the gzip stream, as github.com/klauspost/compress/gzip does.
+//
+// The caller must Close the Reader to give the decompressor back.
+func NewReader(r io.Reader) (*Reader, error) {
+	h := new(Reader)
+	if err := pools.OpenReader(&h.r, r); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Read decompresses into p. Its errors are github.com/klauspost/compress/gzip's: io.EOF at the end of the
+// stream, gzip.ErrChecksum, and so on; ErrClosed after Close.
+func (r *Reader) Read(p []byte) (int, error) { return r.r.Read(p) }
+
+// Close gives the decompressor back to the pool, which no longer references
+// the underlying reader. It does not close the underlying reader. A second
+// Close returns ErrClosed.
+func (r *Reader) Close() error { return r.r.Close() }

@@ -4,8 +4,11 @@ package reusetest_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/reusetest"
@@ -85,5 +88,48 @@ func TestFailOnMisuseFlushesLeaksAtEnd(t *testing.T) {
 	rt.end() // collects and waits for the leak report before restoring
 	if len(rt.errors) != 1 || !strings.Contains(rt.errors[0], "reuse: leak on") || !strings.Contains(rt.errors[0], "reusetest_test.leakOne") {
 		t.Errorf("leak during the test: Errorf calls %q, want one leak naming leakOne", rt.errors)
+	}
+}
+
+func TestIgnoreLeaks(t *testing.T) {
+	var outer []reuse.Misuse
+	prev := reuse.SetMisuseHandler(func(m reuse.Misuse) { outer = append(outer, m) })
+	defer func() { reuse.SetMisuseHandler(prev) }()
+
+	rt := &recordTB{TB: t}
+	reusetest.IgnoreLeaks(rt)
+	p := reuse.Pool[*[64]byte]{New: func() *[64]byte { return new([64]byte) }}
+	leakOne(&p)
+	x := p.Get()
+	p.Put(x)
+	p.Put(x) // still reported, to the handler in place before
+	rt.end()
+	if len(outer) != 1 || outer[0].Kind != reuse.DoublePut {
+		t.Errorf("IgnoreLeaks: outer handler got %v, want the double Put only", outer)
+	}
+}
+
+var kept *[64]byte
+
+func TestScopeClosedLeaksGoNowhere(t *testing.T) {
+	var outer []reuse.Misuse
+	var mu sync.Mutex
+	prev := reuse.SetMisuseHandler(func(m reuse.Misuse) { mu.Lock(); outer = append(outer, m); mu.Unlock() })
+	defer func() { reuse.SetMisuseHandler(prev) }()
+
+	rt := &recordTB{TB: t}
+	reusetest.FailOnMisuse(rt)
+	p := reuse.Pool[*[64]byte]{New: func() *[64]byte { return new([64]byte) }}
+	kept = p.Get() // still referenced when the test ends: found late
+	rt.end()
+	kept = nil
+	for range 5 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(rt.errors) != 0 || len(outer) != 0 {
+		t.Errorf("a leak found after its test ended went to Errorf %q / the next handler %v, want neither (stderr only)", rt.errors, outer)
 	}
 }

@@ -32,13 +32,14 @@ func Value[T any](x *T) (obj unsafe.Pointer, mem []byte, leaks bool) {
 		p := *(*unsafe.Pointer)(unsafe.Pointer(x))
 		return p, nil, p != nil
 	case reflect.Slice:
-		v := reflect.ValueOf(x).Elem()
+		// Every slice header has the same layout; cap counts elements.
+		h := (*[]byte)(unsafe.Pointer(x))
 		size := t.Elem().Size()
-		if v.Cap() == 0 || size == 0 {
+		if cap(*h) == 0 || size == 0 {
 			return nil, nil, false
 		}
-		p := v.UnsafePointer()
-		return p, unsafe.Slice((*byte)(p), uintptr(v.Cap())*size), false
+		p := unsafe.Pointer(unsafe.SliceData(*h))
+		return p, unsafe.Slice((*byte)(p), uintptr(cap(*h))*size), false
 	}
 	return nil, nil, false
 }

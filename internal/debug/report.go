@@ -1,6 +1,9 @@
 package debug
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Kind is the kind of misuse a Report describes.
 type Kind uint8
@@ -57,7 +60,25 @@ type Handler struct {
 	// Orig is what the installer wants back from Swap, such as the exported
 	// function F wraps.
 	Orig any
+	// Scoped makes the handler own the leaks of the objects taken by Get
+	// while it is installed: they are reported to it, even after another
+	// handler replaced it, until Close; after Close they are only printed to
+	// standard error. A test's handler is scoped, so that a leak found after
+	// the test cannot fail or crash another one.
+	Scoped bool
+
+	mu     sync.RWMutex // held for reading while F runs for a leak
+	closed bool         // protected by mu
 }
+
+// Close ends h's scope: once Close returns, F is not running for a leak and
+// is never called again for one.
+func (h *Handler) Close() {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+}
+
 
 // Swap installs h (nil for the default, which panics with the report's
 // String) and returns the previous handler, nil for the default. F may be

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -33,6 +34,9 @@ type record struct {
 	in    bool    // put back and not taken out since
 	got   bool    // get holds the stack of the Get that took it out
 	leaks bool    // report a leak if collected while out
+	// scope is the scoped handler in place at the last Get, which owns the
+	// report if the object leaks.
+	scope *Handler
 	// pool is the pool of the last Get or Put, for messages.
 	poolType reflect.Type
 	poolAddr uintptr
@@ -137,6 +141,10 @@ func Got(pool any, obj unsafe.Pointer, leaks bool) {
 	r.in = false
 	r.got = true
 	r.leaks = leaks
+	r.scope = nil
+	if h := handler.Load(); h != nil && h.Scoped {
+		r.scope = h
+	}
 	r.setPool(pool)
 	r.get.capture()
 	s.mu.Unlock()
@@ -294,9 +302,14 @@ func collected(r *record) {
 			Stacks: b.String(),
 		}
 	}
+	scope := r.scope
 	s.mu.Unlock()
-	if leaked {
+	switch {
+	case !leaked:
+	case scope == nil:
 		send(rep)
+	case !scope.deliver(rep):
+		fmt.Fprintf(os.Stderr, "%s(found after the test that took the object ended)\n", rep)
 	}
 }
 
@@ -320,4 +333,15 @@ func send(r Report) {
 		return
 	}
 	panic(r.String())
+}
+
+// deliver gives a leak report to h; false means h is closed.
+func (h *Handler) deliver(r Report) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.closed {
+		return false
+	}
+	h.F(r)
+	return true
 }

@@ -79,7 +79,6 @@ func (h *Handler) Close() {
 	h.mu.Unlock()
 }
 
-
 // Swap installs h (nil for the default, which panics with the report's
 // String) and returns the previous handler, nil for the default. F may be
 // called from any goroutine, including the runtime's cleanup goroutines for

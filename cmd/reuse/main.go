@@ -44,8 +44,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	jsonFile := fs.String("json", "", "also write the report as JSON to `FILE`")
 	filter := fs.String("filter", "", "run only the workloads whose id or name matches `REGEXP` (such as W1|gzip)")
 	full := fs.Bool("full", false, "longer, steadier runs (about 10× the default time)")
-	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 100ms with -full)")
-	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 5, 8 with -full)")
+	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
+	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, and reuse, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
 		fs.PrintDefaults()

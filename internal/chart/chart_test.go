@@ -146,7 +146,7 @@ func TestBarChartSVG(t *testing.T) {
 		Series: []string{"published", "measured"},
 		Groups: []chart.BarGroup{
 			{Label: "W1", Values: []float64{1, 10}},
-			{Label: "W2", Values: []float64{100, math.NaN()}},
+			{Label: "W2", Values: []float64{100, math.NaN()}, Notes: []string{"", "✗ failed <check>"}},
 			{Label: "W3", Values: []float64{0, 0.1}}, // 0 is not drawn on a log scale
 		},
 		Log:  true,
@@ -170,6 +170,15 @@ func TestBarChartSVG(t *testing.T) {
 	if refs != 1 {
 		t.Errorf("reference lines = %d, want 1", refs)
 	}
+	notes := 0
+	for _, e := range els {
+		if e.attrs["class"] == "note" {
+			notes++
+		}
+	}
+	if notes != 1 {
+		t.Errorf("notes = %d, want 1 for the NaN bar with a note", notes)
+	}
 	// On a log scale from 0.1 to 100, each decade is the same width: the bar
 	// for 10 is twice as wide as the one for 1 (both start at 0.1), and 100
 	// three times.
@@ -185,7 +194,7 @@ func TestBarChartSVG(t *testing.T) {
 }
 
 func TestBarChartLinear(t *testing.T) {
-	c := chart.BarChart{Series: []string{"a"}, Groups: []chart.BarGroup{{"x", []float64{5}}, {"y", []float64{10}}}}
+	c := chart.BarChart{Series: []string{"a"}, Groups: []chart.BarGroup{{Label: "x", Values: []float64{5}}, {Label: "y", Values: []float64{10}}}}
 	var bars []element
 	for _, e := range wellFormed(t, c.SVG()) {
 		if e.attrs["class"] == "bar" {

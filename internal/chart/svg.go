@@ -27,10 +27,12 @@ type BarChart struct {
 }
 
 // BarGroup is one row of a BarChart: a label and one value per series. A
-// value that is NaN or, on a log scale, not positive is not drawn.
+// value that is NaN or, on a log scale, not positive is not drawn; if the
+// series has a note in Notes, the note is written in the bar's place.
 type BarGroup struct {
 	Label  string
 	Values []float64
+	Notes  []string // optional, per series
 }
 
 // Bar geometry, in pixels.
@@ -100,10 +102,14 @@ func (c BarChart) SVG() string {
 		y0 := plotTop + gi*rowH
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" %s>%s</text>`, labelW-8, y0+(rowH-groupGap)/2+4, fontStyle, esc(g.Label))
 		for si, v := range g.Values {
+			y := y0 + si*(barH+barGap)
 			if !drawable(v, c.Log) {
+				if si < len(g.Notes) && g.Notes[si] != "" {
+					fmt.Fprintf(&b, `<text class="note" x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="%s">%s</text>`,
+						s.Map(s.Min)+3, y+barH-2, "#c00", esc(g.Notes[si]))
+				}
 				continue
 			}
-			y := y0 + si*(barH+barGap)
 			x0, x1 := s.Map(s.Min), s.Map(v)
 			if !c.Log && s.Min < 0 {
 				x0 = s.Map(0)

@@ -45,6 +45,7 @@ func SpeedupChart(r Report) chart.BarChart {
 		Log:    true,
 		Unit:   "×",
 		Ref:    1,
+		Width:  1000,
 	}
 	for _, w := range r.Workloads {
 		for _, cs := range w.Cases {
@@ -55,19 +56,18 @@ func SpeedupChart(r Report) chart.BarChart {
 			if cs.Name != "" {
 				label += " " + cs.Name
 			}
-			g := chart.BarGroup{Label: label, Values: []float64{math.NaN(), math.NaN(), math.NaN()}}
+			g := chart.BarGroup{Label: label, Values: []float64{math.NaN(), math.NaN(), math.NaN()}, Notes: make([]string, 3)}
 			if cs.Verdict.Published > 0 {
 				g.Values[0] = cs.Verdict.Published
 			}
 			for _, v := range cs.Variants {
-				if !v.Valid || v.Speedup == 0 {
-					continue
-				}
-				switch v.Role {
-				case RoleSyncPool:
-					g.Values[1] = v.Speedup
-				case RoleReuse:
-					g.Values[2] = v.Speedup
+				i := map[string]int{RoleSyncPool: 1, RoleReuse: 2}[v.Role]
+				switch {
+				case i == 0:
+				case !v.Valid:
+					g.Notes[i] = "✗ no figure: " + short(v.Check)
+				default:
+					g.Values[i] = v.Speedup
 				}
 			}
 			c.Groups = append(c.Groups, g)
@@ -85,6 +85,8 @@ func CrossoverChart(r Report) (chart.LineChart, bool) {
 		YLabel: "ns/op",
 		LogX:   true,
 		LogY:   true,
+		Width:  1000,
+		Height: 440,
 	}
 	var w1 *Workload
 	for i := range r.Workloads {
@@ -192,7 +194,7 @@ tr.invalid td.name { text-decoration: none; }
 
 <h2>At a glance</h2>
 <figure>{{.Speedup}}
-<figcaption>Bars missing for a variant whose output or errors failed the check. The published bar is the write-ups' best pooled ratio: what reuse should at least match.</figcaption></figure>
+<figcaption>The published bar is the write-ups' ratio for the pooled code, what reuse should at least match; W4 parallel has no published baseline and W11 no published figure. A variant whose output or errors failed the check has no bar.</figcaption></figure>
 {{if .Crossover}}<figure>{{.Crossover}}
 <figcaption>Allocation grows with n; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P6).</figcaption></figure>{{end}}
 

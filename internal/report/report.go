@@ -120,13 +120,13 @@ type Options struct {
 	Progress func(w Def, i, n int, elapsed time.Duration)
 }
 
-// DefaultOptions are the options of a default run, about 15 s on 2 cores:
-// five interleaved rounds of 15 ms per variant, so that a burst of load from
-// other processes moves one round, not the median.
-func DefaultOptions() Options { return Options{Round: 15 * time.Millisecond, Rounds: 5} }
+// DefaultOptions are the options of a default run, about 20 s on 2 cores:
+// nine interleaved rounds of 15 ms per variant, so that a burst of load from
+// other processes spoils a few rounds, not the fastest.
+func DefaultOptions() Options { return Options{Round: 15 * time.Millisecond, Rounds: 9} }
 
 // FullOptions are the options of a -full run: longer, steadier.
-func FullOptions() Options { return Options{Round: 100 * time.Millisecond, Rounds: 8, Full: true} }
+func FullOptions() Options { return Options{Round: 60 * time.Millisecond, Rounds: 15, Full: true} }
 
 // Run measures the selected workloads and returns the report.
 func Run(opt Options) Report {
@@ -260,7 +260,7 @@ func verdict(cd CaseDef, vs []Variant) Verdict {
 			why = append(why, cd.Why)
 		}
 		if b := vs[0]; b.Published != nil && b.Published.AllocsPerOp > 0 && b.AllocsPerOp+0.5 < b.Published.AllocsPerOp {
-			why = append(why, fmt.Sprintf("the baseline allocates %s times per op here against %g published: this Go no longer makes allocations the pool used to save",
+			why = append(why, fmt.Sprintf("the baseline makes %s allocations per op here against %g published: this Go no longer makes allocations the pool used to save",
 				Fraction(b.AllocsPerOp), b.Published.AllocsPerOp))
 		}
 		if v.Status == "within noise" {

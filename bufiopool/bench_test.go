@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/reuse-go/reuse/bufiopool"
+	"github.com/reuse-go/reuse/internal/cputime"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
@@ -26,6 +27,7 @@ func BenchmarkReader(b *testing.B) {
 				var src strings.Reader
 				b.SetBytes(int64(len(input)))
 				defer reusetest.ReportAllocs(b)()
+				defer cputime.Report(b)()
 				for b.Loop() {
 					src.Reset(input)
 					var br *bufio.Reader
@@ -65,6 +67,7 @@ func BenchmarkWriter(b *testing.B) {
 			b.Run(fmt.Sprintf("size=%dKiB/impl=%s", size>>10, impl), func(b *testing.B) {
 				b.SetBytes(int64(10 * len(line)))
 				defer reusetest.ReportAllocs(b)()
+				defer cputime.Report(b)()
 				for b.Loop() {
 					if impl == "bufiopool" {
 						w := bufiopool.NewWriter(io.Discard, size)

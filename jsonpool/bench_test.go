@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reuse-go/reuse/internal/cputime"
 	"github.com/reuse-go/reuse/jsonpool"
 	"github.com/reuse-go/reuse/reusetest"
 )
@@ -31,6 +32,7 @@ var (
 func BenchmarkMarshal(b *testing.B) {
 	b.Run("impl=json.Marshal", func(b *testing.B) {
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			out, err := json.Marshal(doc)
 			if err != nil {
@@ -42,6 +44,7 @@ func BenchmarkMarshal(b *testing.B) {
 	b.Run("impl=json.NewEncoder", func(b *testing.B) {
 		var buf bytes.Buffer
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			buf.Reset()
 			if err := json.NewEncoder(&buf).Encode(doc); err != nil {
@@ -53,6 +56,7 @@ func BenchmarkMarshal(b *testing.B) {
 	b.Run("impl=jsonpool.Append", func(b *testing.B) {
 		dst := make([]byte, 0, 256)
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			out, err := jsonpool.Append(dst[:0], doc)
 			if err != nil {
@@ -95,6 +99,7 @@ func BenchmarkEncode(b *testing.B) {
 			b.Run("format="+name+"/impl="+impl.name, func(b *testing.B) {
 				var buf bytes.Buffer
 				defer reusetest.ReportAllocs(b)()
+				defer cputime.Report(b)()
 				for b.Loop() {
 					buf.Reset()
 					if err := impl.encode(&buf, doc, indent); err != nil {
@@ -113,6 +118,7 @@ func BenchmarkDecode(b *testing.B) {
 	data := []byte(w7)
 	b.Run("impl=json.Unmarshal", func(b *testing.B) {
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			var v item
 			if err := json.Unmarshal(data, &v); err != nil {
@@ -124,6 +130,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.Run("impl=json.NewDecoder", func(b *testing.B) {
 		var r strings.Reader
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			r.Reset(w7)
 			var v item
@@ -136,6 +143,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.Run("impl=jsonpool.Decode", func(b *testing.B) {
 		var r strings.Reader
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			r.Reset(w7)
 			var v item
@@ -149,6 +157,7 @@ func BenchmarkDecode(b *testing.B) {
 		var p jsonpool.Values[item]
 		var r strings.Reader
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		for b.Loop() {
 			r.Reset(w7)
 			v, err := p.Decode(&r, 1<<20)

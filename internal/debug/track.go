@@ -230,17 +230,19 @@ func Check(pool any, obj unsafe.Pointer, mem []byte, mode Mode) {
 	addr := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
 	detail := ""
 	switch {
-	case addr != sl.addr || len(mem) != sl.n:
+	case addr != sl.addr || len(mem) > sl.n:
+		// A pool may hand out less than it was given (a class smaller than
+		// the capacity put back), never more or elsewhere.
 		detail = fmt.Sprintf("its memory was replaced after Put (%d bytes at %#x at Put, %d bytes at %#x now): it was grown or reassigned after it was given back", sl.n, sl.addr, len(mem), addr)
 	case mode == Poison:
 		if i := poisoned(mem); i >= 0 {
 			detail = fmt.Sprintf("byte %d of %d was written after Put (poison %#02x overwritten with %#02x)", i, len(mem), Pattern[i%len(Pattern)], mem[i])
 		}
 	case sl.copy != nil || sl.n == 0:
-		if i := firstDiff(sl.copy, mem); i >= 0 {
+		if i := firstDiff(sl.copy[:len(mem)], mem); i >= 0 {
 			detail = fmt.Sprintf("byte %d of its %d bytes changed after Put (%#02x at Put, %#02x now)", i, len(mem), sl.copy[i], mem[i])
 		}
-	default:
+	case len(mem) == sl.n: // a hash covers the whole memory only
 		if maphash.Bytes(seed, mem) != sl.sum {
 			detail = fmt.Sprintf("its %d bytes changed after Put", len(mem))
 		}

@@ -46,12 +46,12 @@ func TestPoisonPattern(t *testing.T) {
 
 func TestSliceModes(t *testing.T) {
 	type numbers struct {
-		a int32
-		b [2]float64
+		_ int32
+		_ [2]float64
 	}
 	type withBool struct {
-		a int
-		b bool
+		_ int
+		_ bool
 	}
 	for _, tc := range []struct {
 		name string

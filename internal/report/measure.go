@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -83,19 +84,20 @@ func start(vd VariantDef) *measurement {
 	return m
 }
 
-// calibrate finds how many ops take about one round.
+// calibrate finds how many ops take about one round. It runs growing
+// batches for about one round in all and takes the fastest time per op it
+// saw, so that one batch slowed by other processes, or by a first op that
+// fills the pool, does not shrink the rounds to a few ops.
 func (m *measurement) calibrate(round time.Duration) {
-	n := 1
-	for {
+	best := math.Inf(1) // ns per op
+	var spent time.Duration
+	for n := 1; spent < round && n < 1e9; {
 		d := m.timed(n, nil)
-		if d >= round/2 || n >= 1e9 {
-			m.n = max(1, int(float64(n)*float64(round)/float64(max(d, 1))))
-			return
-		}
-		next := int(float64(n) * 1.2 * float64(round) / float64(max(d, 1)))
-		m.n = min(max(next, n+1), 100*n)
-		n = m.n
+		spent += d
+		best = math.Min(best, float64(max(d, 1))/float64(n))
+		n = min(100*n, max(n+1, int(float64(round)/2/best)))
 	}
+	m.n = max(1, int(float64(round)/best))
 }
 
 // round measures m.n ops and records their figures.

@@ -3,11 +3,13 @@ package reuse
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/reuse-go/reuse/internal/pin"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 	"github.com/reuse-go/reuse/internal/stripe"
 )
@@ -56,10 +58,14 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // was appended to past its class, or was never the pool's, lands in the class
 // below its capacity; a slice with a capacity above MaxCap is dropped, and so
 // is a nil or zero-capacity one. No kept array is larger than MaxCap elements.
-// Each class is a sync.Pool, and every garbage collection drops what a class
-// has not handed out again since the previous collection, so what a Slices
-// retains is bounded by MaxCap times the slices Put since the last two
-// collections.
+// Each class is a slot per P (processor) in front of a sync.Pool: the slot
+// costs about half as much as the sync.Pool, which takes the slices the slot
+// has no room for. Every garbage collection drops what a sync.Pool has not
+// handed out again since the previous collection, and a P's slots are emptied
+// at its first Get or Put after a collection. So what a Slices retains is
+// bounded by MaxCap times the slices Put since the last two collections, and
+// once it is idle, by one slice per class per P (GOMAXPROCS at first use),
+// until it is used again or is itself collected.
 type Slices[E any] struct {
 	// MaxCap is the largest capacity, in elements, that the pool keeps, rounded
 	// down to a size class. Get(n) for a larger n returns a fresh slice of
@@ -82,6 +88,10 @@ type Slices[E any] struct {
 
 // slicesState is a Slices' configuration, fixed at first use, and its pools.
 type slicesState struct {
+	// shards holds, for each P, one slot per class: a cache in front of the
+	// sync.Pools that costs a pin and two plain memory accesses, where a
+	// sync.Pool costs about twice that. Nil where pin.OK is false.
+	shards []slicesShard
 	// pools holds one sync.Pool per class, of *E pointing to the first
 	// element of an array of the class's size. The class gives the capacity
 	// back, so no slice header is stored and Put does not allocate.
@@ -95,6 +105,49 @@ type slicesState struct {
 
 	news  atomic.Uint64
 	drops atomic.Uint64
+}
+
+// slicesShard is one P's slots. Only goroutines pinned to that P read or
+// write it, so plain loads and stores are enough.
+type slicesShard struct {
+	// gen is the gcGen the slots were filled under. When a collection has
+	// happened since, the slots are emptied before use, so that they keep
+	// nothing alive longer than a sync.Pool would, once the pool is used
+	// again.
+	gen uint32
+	// slots[c] is nil or points to the first element of an array of at
+	// least Size(c) elements. The slots of different shards are padded
+	// apart in one array (see shardPad).
+	slots []unsafe.Pointer
+}
+
+// shardPad is the number of pointers between two shards' slots: 128 bytes,
+// two cache lines, as for the striped counters.
+const shardPad = 128 / unsafe.Sizeof(unsafe.Pointer(nil))
+
+// gcGen counts garbage collections, from the first Slices' first use on. It
+// is read on each Get and Put that uses a shard, and written once per
+// collection by gcWatch's finalizer.
+var gcGen atomic.Uint32
+
+// gcWatchOnce starts the watch on the first use of a Slices.
+var gcWatchOnce sync.Once
+
+// gcWatch is an object kept unreachable whose finalizer runs after each
+// collection that finds it so, and sets itself again: it bumps gcGen once
+// per collection without allocating.
+type gcWatch struct {
+	_ *gcWatch // a pointer, so the object is not batched by the tiny allocator
+	_ [8]byte
+}
+
+func watchGC() {
+	runtime.SetFinalizer(new(gcWatch), onGC)
+}
+
+func onGC(w *gcWatch) {
+	gcGen.Add(1)
+	runtime.SetFinalizer(w, onGC)
 }
 
 // NewSlices returns a Slices that keeps slices of capacity up to maxCap
@@ -136,6 +189,16 @@ func (s *Slices[E]) init() *slicesState {
 		c, _ := sizeclass.Floor(maxCap)
 		st.pools = make([]sync.Pool, c+1)
 		st.maxCap = sizeclass.Size(c)
+		if pin.OK {
+			gcWatchOnce.Do(watchGC)
+			st.shards = make([]slicesShard, runtime.GOMAXPROCS(0))
+			stride := c + 1 + int(shardPad)
+			slots := make([]unsafe.Pointer, len(st.shards)*stride)
+			for i := range st.shards {
+				st.shards[i].slots = slots[i*stride : i*stride+c+1 : i*stride+c+1]
+				st.shards[i].gen = gcGen.Load()
+			}
+		}
 	}
 	if st.countAll {
 		st.all = stripe.New()
@@ -168,6 +231,22 @@ func (s *Slices[E]) Get(n int) []E {
 	}
 	c := sizeclass.Class(n)
 	size := sizeclass.Size(c)
+	if st.shards != nil {
+		// The P's slot first; nothing in here may allocate or block.
+		pid := pin.Pin()
+		if pid < len(st.shards) {
+			sh := &st.shards[pid]
+			if sh.gen != gcGen.Load() {
+				sh.flush()
+			}
+			if x := sh.slots[c]; x != nil {
+				sh.slots[c] = nil
+				pin.Unpin()
+				return unsafe.Slice((*E)(x), size)[:n]
+			}
+		}
+		pin.Unpin()
+	}
 	if x := st.pools[c].Get(); x != nil {
 		// The pool holds only *E: read the pointer out of the interface
 		// without a type assertion, which in generic code costs a lookup.
@@ -217,7 +296,30 @@ func (s *Slices[E]) Put(x []E) {
 	// 1 <= cap(x) <= maxCap, the size of the last class, so c indexes
 	// pools.
 	c, _ := sizeclass.Floor(cap(x))
+	if st.shards != nil {
+		pid := pin.Pin()
+		if pid < len(st.shards) {
+			sh := &st.shards[pid]
+			if sh.gen != gcGen.Load() {
+				sh.flush()
+			}
+			if sh.slots[c] == nil {
+				sh.slots[c] = unsafe.Pointer(unsafe.SliceData(x))
+				pin.Unpin()
+				return
+			}
+		}
+		pin.Unpin()
+	}
 	st.pools[c].Put(unsafe.SliceData(x))
+}
+
+// flush empties the shard's slots after a collection, so that they keep
+// arrays alive no longer than a sync.Pool would once the pool is used again.
+// Its goroutine is pinned to the shard's P.
+func (sh *slicesShard) flush() {
+	clear(sh.slots)
+	sh.gen = gcGen.Load()
 }
 
 // Stats returns a snapshot of the pool's counters over all classes, with the

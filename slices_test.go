@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
+	"weak"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/internal/race"
@@ -175,6 +177,37 @@ func TestSlicesOddCapacityLandsInClassBelow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSlicesFreedByGC checks that what the pool keeps, in its per-P slots as
+// in its sync.Pools, is freed once collections have run and the pool is used
+// again, as sync.Pool promises.
+func TestSlicesFreedByGC(t *testing.T) {
+	// One P, so the one shard is the one the test touches again.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var p reuse.Slices[byte]
+	arrays := make([]weak.Pointer[byte], 0, 8)
+	for _, n := range []int{64, 1000, 64 << 10} {
+		s := p.Get(n)
+		arrays = append(arrays, weak.Make(unsafe.SliceData(s)))
+		p.Put(s)
+	}
+	for i := range 100 {
+		runtime.GC()
+		time.Sleep(time.Millisecond) // let the finalizers after the collection run
+		p.Put(p.Get(3))              // use the pool: the P's slots are emptied
+		alive := 0
+		for _, w := range arrays {
+			if w.Value() != nil {
+				alive++
+			}
+		}
+		if alive == 0 {
+			t.Logf("all arrays freed after %d collections", i+1)
+			return
+		}
+	}
+	t.Errorf("arrays put into the pool still alive after 100 collections")
 }
 
 func TestSlicesAboveMaxCapIsFreshAndDropped(t *testing.T) {
@@ -389,6 +422,19 @@ func TestSlicesAllocations(t *testing.T) {
 	t.Run("pointers", func(t *testing.T) {
 		var p reuse.Slices[*int]
 		reusetest.AllocsAtMost(t, 0, func() { p.Put(p.Get(100)) })
+	})
+	t.Run("one class in flight", func(t *testing.T) {
+		// Beyond the one slot per P, slices go through the sync.Pools.
+		var p reuse.Slices[byte]
+		var held [8][]byte
+		reusetest.AllocsAtMost(t, 0, func() {
+			for i := range held {
+				held[i] = p.Get(1000)
+			}
+			for i := range held {
+				p.Put(held[i])
+			}
+		})
 	})
 	t.Run("several in flight", func(t *testing.T) {
 		var p reuse.Slices[float64]

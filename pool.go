@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/stripe"
 )
 
@@ -47,16 +48,16 @@ type Pool[T any] struct {
 	// items holds T itself when T is pointer-shaped (storing it in an interface
 	// does not allocate), and *T boxes otherwise.
 	items sync.Pool
-	// boxes holds emptied *T boxes for reuse, for non-pointer-shaped T.
-	boxes sync.Pool
-	// kind is set once, by the first Put: kindDirect or kindBoxed, with
-	// kindNilable when the T's zero value is a nil pointer, slice, map, chan,
-	// func or interface.
-	kind atomic.Uint32
+	// mode is 0 until the first Put decides how T is stored: see initMode.
+	mode atomic.Uint32
 	// all holds the Get and Put counters once CountAll is used.
 	all atomic.Pointer[stripe.Counters]
+	// boxes holds emptied *T boxes for the next Put, for non-pointer-shaped
+	// T. (A per-P stack of boxes, tried instead, cost as many instructions as
+	// this second sync.Pool and kept boxes across collections.)
+	boxes sync.Pool
 
-	_ [64]byte // keep the rare counters off the line read on every call
+	_ [64]byte // keep the rare counters off the lines read on every call
 
 	news  atomic.Uint64
 	drops atomic.Uint64
@@ -83,10 +84,15 @@ func (s Stats) Hits() uint64 {
 	return s.Gets - s.News
 }
 
+// Bits of Pool.mode.
 const (
-	kindDirect  = 1 << iota // T is stored in the interface as is
-	kindBoxed               // T is stored through a *T box
-	kindNilable             // a T can be nil, and a nil T is never kept
+	modeSet     = 1 << iota // the mode has been decided
+	modeDirect              // T is stored in the interface as is; otherwise through a *T box
+	modeNilable             // a T can be nil, and a nil T is never kept
+	modeHooks               // Accept, Reset or CountAll is set
+
+	// modeFast is a pointer-shaped T with no hooks: Put only checks for nil.
+	modeFast = modeSet | modeDirect | modeNilable
 )
 
 // Counter indexes in the striped counters.
@@ -107,26 +113,41 @@ func (p *Pool[T]) Get() T {
 	if x := p.items.Get(); x != nil {
 		// A pointer-shaped T was stored as is; anything else in a *T box.
 		if v, ok := x.(T); ok {
+			if debug.Enabled {
+				debugGot(p, v)
+			}
 			return v
 		}
 		return p.unbox(x)
 	}
+	return p.miss()
+}
+
+// miss is Get's path when the pool is empty.
+func (p *Pool[T]) miss() T {
 	if p.New == nil {
 		var zero T
 		return zero
 	}
 	p.news.Add(1)
-	return p.New()
+	v := p.New()
+	if debug.Enabled {
+		debugGot(p, v)
+	}
+	return v
 }
 
-// unbox takes the value out of a *T box and keeps the empty box for the next
-// Put, so that storing a value type does not allocate.
+// unbox takes the value out of a *T box and keeps the emptied box for the
+// next Put, so that storing a value type does not allocate.
 func (p *Pool[T]) unbox(x any) T {
 	b := x.(*T)
 	v := *b
 	var zero T
 	*b = zero // the box must not keep the value's memory alive
-	p.boxes.Put(x)
+	p.boxes.Put(b)
+	if debug.Enabled {
+		debugGot(p, v)
+	}
 	return v
 }
 
@@ -140,13 +161,29 @@ func (p *Pool[T]) Put(x T) {
 	if p == nil {
 		panic("reuse: Pool.Put called on a nil *Pool")
 	}
-	k := p.kind.Load()
-	if k == 0 {
-		k = p.initKind()
+	if debug.Enabled && !debugPut(p, x) {
+		return // a double Put, reported; storing it twice would hand it out twice
 	}
+	// The common case, a pointer with no hooks, checks one word of mode.
 	// Every nilable kind keeps its nil-ness in its first word: the pointer,
 	// the slice's array, the interface's type.
-	if k&kindNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
+	if p.mode.Load() == modeFast && *(*unsafe.Pointer)(unsafe.Pointer(&x)) != nil {
+		if debug.Enabled {
+			debugSeal(x)
+		}
+		p.items.Put(x)
+		return
+	}
+	p.put(x)
+}
+
+// put is Put's general path: first Put, nil values, hooks, and boxing.
+func (p *Pool[T]) put(x T) {
+	m := p.mode.Load()
+	if m == 0 {
+		m = p.initMode()
+	}
+	if m&modeNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
 		p.drops.Add(1)
 		return
 	}
@@ -157,39 +194,43 @@ func (p *Pool[T]) Put(x T) {
 	if p.Reset != nil {
 		p.Reset(x)
 	}
+	if debug.Enabled {
+		debugSeal(x)
+	}
 	if p.CountAll {
 		p.count(countPuts)
 	}
-	if k&kindDirect != 0 {
+	if m&modeDirect != 0 {
 		p.items.Put(x)
 		return
 	}
-	var b *T
-	if e := p.boxes.Get(); e != nil {
-		b = e.(*T)
-	} else {
+	b, _ := p.boxes.Get().(*T)
+	if b == nil {
 		b = new(T)
 	}
 	*b = x
 	p.items.Put(b)
 }
 
-// initKind decides, once per pool, how T is stored.
-func (p *Pool[T]) initKind() uint32 {
-	var k uint32
+// initMode decides, once per pool, how T is stored and whether Put can take
+// the fast path. Concurrent first Puts compute and store the same value. That is why New, Reset, Accept and CountAll must be set
+// before first use.
+func (p *Pool[T]) initMode() uint32 {
+	m := uint32(modeSet)
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func:
-		k = kindDirect | kindNilable
+		m |= modeDirect | modeNilable
 	case reflect.Interface:
 		// Converting an interface to any does not allocate.
-		k = kindDirect | kindNilable
+		m |= modeDirect | modeNilable
 	case reflect.Slice:
-		k = kindBoxed | kindNilable
-	default:
-		k = kindBoxed
+		m |= modeNilable
 	}
-	p.kind.Store(k)
-	return k
+	if p.Accept != nil || p.Reset != nil || p.CountAll {
+		m |= modeHooks
+	}
+	p.mode.Store(m)
+	return m
 }
 
 func (p *Pool[T]) count(i int) {
@@ -202,6 +243,7 @@ func (p *Pool[T]) count(i int) {
 	}
 	c.Add(i)
 }
+
 
 // Stats returns a snapshot of the pool's counters. The counters are read one
 // at a time while other goroutines may be updating them, so a snapshot taken

@@ -7,7 +7,6 @@ replace github.com/reuse-go/reuse => ../
 require (
 	github.com/libp2p/go-buffer-pool v0.1.0
 	github.com/reuse-go/reuse v0.0.0-00010101000000-000000000000
-	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	go.uber.org/multierr v1.10.0 // indirect
-	go.uber.org/zap v1.28.0 // indirect
+	github.com/valyala/bytebufferpool v1.0.0
+	go.uber.org/zap v1.28.0
 )

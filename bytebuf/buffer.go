@@ -209,48 +209,49 @@ func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 	return n, nil
 }
 
-// Room reserved before each Append, so that the formatting appends in place;
-// a longer result still works, through one reallocation.
-const (
-	intRoom   = 20 // len("-9223372036854775808")
-	floatRoom = 32 // 'g' with the shortest precision needs at most 24
-	timeRoom  = 40 // on top of len(layout): month and day names, zones
-)
+// The Append methods format into an array on the stack and then write the
+// result, so that the buffer grows by exactly what is added (a reservation
+// larger than the result would make a pooled Buffer outgrow its home array
+// for nothing). A result longer than the array still works: strconv or time
+// then allocates it.
 
 // AppendInt appends the decimal form of i, as strconv.AppendInt.
 func (b *Buffer) AppendInt(i int64) {
-	b.Grow(intRoom)
-	b.buf = strconv.AppendInt(b.buf, i, 10)
+	var tmp [24]byte
+	b.Write(strconv.AppendInt(tmp[:0], i, 10))
 }
 
 // AppendUint appends the decimal form of u, as strconv.AppendUint.
 func (b *Buffer) AppendUint(u uint64) {
-	b.Grow(intRoom)
-	b.buf = strconv.AppendUint(b.buf, u, 10)
+	var tmp [24]byte
+	b.Write(strconv.AppendUint(tmp[:0], u, 10))
 }
 
 // AppendFloat appends f formatted as strconv.AppendFloat(dst, f, fmt, prec,
 // bitSize) does.
 func (b *Buffer) AppendFloat(f float64, fmt byte, prec, bitSize int) {
-	b.Grow(floatRoom)
-	b.setBuf(strconv.AppendFloat(b.buf, f, fmt, prec, bitSize))
+	var tmp [64]byte
+	b.Write(strconv.AppendFloat(tmp[:0], f, fmt, prec, bitSize))
 }
 
 // AppendBool appends "true" or "false".
 func (b *Buffer) AppendBool(v bool) {
-	b.Grow(len("false"))
-	b.buf = strconv.AppendBool(b.buf, v)
+	if v {
+		b.WriteString("true")
+	} else {
+		b.WriteString("false")
+	}
 }
 
 // AppendQuote appends s as a double-quoted Go string literal, as
 // strconv.AppendQuote.
 func (b *Buffer) AppendQuote(s string) {
-	b.Grow(len(s) + 2)
+	b.Grow(len(s) + 2) // exact unless s needs escapes
 	b.setBuf(strconv.AppendQuote(b.buf, s))
 }
 
 // AppendTime appends t formatted with layout, as t.AppendFormat.
 func (b *Buffer) AppendTime(t time.Time, layout string) {
-	b.Grow(len(layout) + timeRoom)
-	b.setBuf(t.AppendFormat(b.buf, layout))
+	var tmp [64]byte
+	b.Write(t.AppendFormat(tmp[:0], layout))
 }

@@ -12,17 +12,19 @@ import (
 const (
 	// nClasses covers every class up to MaxMaxCap.
 	nClasses = 116 // sizeclass.Class(MaxMaxCap) + 1
-	// calibrateEvery is how many samples one cell takes between two
-	// attempts to calibrate.
-	calibrateEvery = 32
+	// calibrateEvery is how many Puts, by weight of the samples, one cell
+	// sees between two attempts to calibrate.
+	calibrateEvery   = 4096
+	firstCalibration = 128
 	// decay is the weight kept by the past at each calibration.
 	decay = 0.75
-	// keepShare is the smallest share of the samples a class needs for its
-	// arrays to be kept.
+	// keepShare is the smallest share of the Puts a class needs for its
+	// arrays to start being kept; they are evicted when the share falls
+	// below keepShare/4, so that noise does not make the pool flap.
 	keepShare = 0.01
-	// growPenalty is the cost, in bytes of capacity, charged for a Buffer
-	// that outgrows its home array: the copy and the trip to the slots.
-	growPenalty = 1024
+	// clusterShare is how much of the most common class's weight the next
+	// class needs to count as part of the same cluster of lengths.
+	clusterShare = 0.25
 	// slotsPerClass is how many arrays of one class the pool keeps at most.
 	slotsPerClass = 8
 	// maxCells bounds the number of sampler cells.
@@ -92,17 +94,21 @@ func (st *state) pick() *cell {
 	return &st.cells[(h>>(unsafe.Sizeof(h)*8-6))&st.mask]
 }
 
-// sample adds b's pending counts and the length written into it to the
-// sampler, and calibrates every calibrateEvery samples of a cell.
-func (p *Pool) sample(b *Buffer) {
-	b.tick = sampleEvery
+// sample adds b's pending counts and the length written into it, with
+// weight w, to the sampler, and calibrates every calibrateEvery units of
+// weight in a cell. A Buffer that did not grow is sampled at one Put in
+// sampleEvery, with that weight; one that grew at every Put, with weight 1;
+// so the histogram estimates the distribution of lengths over all Puts.
+func (p *Pool) sample(b *Buffer, w uint64) {
 	st := p.state()
 	c := st.pick()
 	c.gets.Add(uint64(b.gets))
 	c.puts.Add(uint64(b.puts))
 	b.gets, b.puts = 0, 0
-	c.hist[min(sizeclass.Class(len(b.buf)), nClasses-1)].Add(1)
-	if c.n.Add(1)%calibrateEvery == 0 {
+	c.hist[min(sizeclass.Class(len(b.buf)), nClasses-1)].Add(w)
+	// In a cell's first calibrateEvery units, try every firstCalibration
+	// units, so that the pool soon follows the workload.
+	if n := c.n.Add(w); n%calibrateEvery < w || n < calibrateEvery && n%firstCalibration < w {
 		p.calibrate(st)
 	}
 }
@@ -132,45 +138,53 @@ func (p *Pool) calibrate(st *state) {
 		return
 	}
 
-	// The default capacity D minimises the expected cost of a Buffer: D for
-	// its home array, plus, for the lengths above D, the array it grows
-	// into and growPenalty.
-	best, bestCost := -1, 0.0
-	tail := 0.0 // sum of weight[j] * (size(j) + growPenalty) over j > i
-	for i := maxClass; i >= 0; i-- {
-		if st.weight[i] > 0 {
-			if cost := float64(sizeclass.Size(i)) + tail/total; best < 0 || cost <= bestCost {
-				best, bestCost = i, cost
-			}
+	// The default capacity is the top of the most common cluster of
+	// lengths: from the most common class, extended up through the next
+	// classes while each holds at least clusterShare of the most common
+	// one's weight. A Buffer whose length is in that cluster never grows.
+	best := -1
+	for i := 0; i <= maxClass; i++ {
+		if st.weight[i] > 0 && (best < 0 || st.weight[i] > st.weight[best]) {
+			best = i
 		}
-		tail += st.weight[i] * float64(sizeclass.Size(i)+growPenalty)
 	}
 	if best < 0 { // every sample above MaxCap
 		best, _ = sizeclass.Floor(min(initialCap, p.maxCapBytes()))
+	} else {
+		for mode := st.weight[best]; best < maxClass && st.weight[best+1] >= clusterShare*mode; best++ {
+		}
 	}
 
 	// Keep the classes that hold a share of the samples, within MaxCap.
 	keepCap := sizeclass.Size(best)
 	for i := range st.keep {
-		k := i <= maxClass && st.weight[i] >= keepShare*total
-		st.keep[i].Store(k)
+		share := keepShare
+		if st.keep[i].Load() && st.calibrations.Load() > 0 {
+			share /= 4
+		}
+		k := i <= maxClass && st.weight[i] >= share*total
 		if k {
 			keepCap = max(keepCap, sizeclass.Size(i))
-		} else {
-			p.evict(st, i)
+		}
+		if was := st.keep[i].Load(); k != was {
+			st.keep[i].Store(k)
+			if was {
+				p.evict(st, i)
+			}
 		}
 	}
 
 	// A Buffer that outgrows its array at a length of class i grows to the
-	// median class of the lengths of class i and above, so that half the
-	// Buffers that grow that far grow once. Going down from the top, the
-	// median t only moves down.
+	// 40th percentile t of the lengths of class i and above: a compromise
+	// between capacity (a higher t wastes more on every Buffer that grows)
+	// and copies (a lower t makes more of them grow again). Going down from
+	// the top, t only moves down.
 	t := nClasses - 1
 	above := 0.0  // weight of the classes >= i
 	beyond := 0.0 // weight of the classes > t
 	for i := nClasses - 1; i >= 0; i-- {
 		above += st.weight[i]
-		for t > i && beyond+st.weight[t] <= 0.5*above {
+		for t > i && beyond+st.weight[t] <= 0.6*above {
 			beyond += st.weight[t]
 			t--
 		}
@@ -178,10 +192,13 @@ func (p *Pool) calibrate(st *state) {
 		if above >= keepShare*total && t <= maxClass {
 			g = int32(t + 1)
 		}
-		st.growTo[i].Store(g)
+		if st.growTo[i].Load() != g {
+			st.growTo[i].Store(g)
+		}
 	}
 
 	st.keepCap.Store(int64(keepCap))
 	p.def.Store(int32(best + 1))
+	p.homeMax.Store(2 * int64(sizeclass.Size(best)))
 	st.calibrations.Add(1)
 }

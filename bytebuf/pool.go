@@ -71,6 +71,9 @@ type Pool struct {
 	// def is the class of the capacity of new Buffers, plus one; 0 before
 	// the first calibration.
 	def atomic.Int32
+	// homeMax is the largest home array Put keeps: twice the default
+	// capacity once calibrated, 0 (no limit but MaxCap) before.
+	homeMax atomic.Int64
 	// homeBytes is the capacity of the home arrays of the Buffers this
 	// pool made that the garbage collector has not yet freed.
 	homeBytes atomic.Int64
@@ -189,13 +192,16 @@ func (p *Pool) Put(b *Buffer) {
 		return
 	}
 	b.puts++
-	if b.tick--; b.tick == 0 {
-		p.sample(b)
-	}
 	if b.home != nil {
+		// Grown Buffers are few and their lengths matter most: each one is
+		// a sample.
+		p.sample(b, 1)
 		p.putGrown(b)
+	} else if b.tick--; b.tick == 0 {
+		b.tick = sampleEvery
+		p.sample(b, sampleEvery)
 	}
-	if c := cap(b.buf); c > 2*p.defaultCap() && p.def.Load() > 0 || p.homeBytes.Load() > p.budgetBytes() {
+	if m := p.homeMax.Load(); m > 0 && int64(cap(b.buf)) > m || p.homeBytes.Load() > p.budgetBytes() {
 		// A home array from before the workload shrank, or more Buffers
 		// alive than the budget allows: let the collector have it.
 		p.drops.Add(1)

@@ -137,7 +137,11 @@ func progress(w io.Writer, defs []report.Def) func(report.Def, int, int, time.Du
 			rest := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
 			left = fmt.Sprintf("~%s left", rest.Round(time.Second))
 		}
-		fmt.Fprintf(w, "\r\033[K[%d/%d] %s %s: %d workloads to go, %s", i+1, n, d.ID, d.Name, n-i-1, left)
+		togo := fmt.Sprintf("%d workloads to go", n-i-1)
+		if n-i-1 == 1 {
+			togo = "1 workload to go"
+		}
+		fmt.Fprintf(w, "\r\033[K[%d/%d] %s %s: %s, %s", i+1, n, d.ID, d.Name, togo, left)
 		if i < len(weights) {
 			done += weights[i]
 		}

@@ -2,6 +2,7 @@ package chart_test
 
 import (
 	"encoding/xml"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -263,4 +264,25 @@ func TestLineChartXTicks(t *testing.T) {
 			t.Errorf("SVG lacks tick label %s", l)
 		}
 	}
+}
+
+func ExampleScale() {
+	// A log scale from 1 to 1000 over 300 pixels: each decade is 100 pixels.
+	s := chart.Scale{Min: 1, Max: 1000, From: 0, To: 300, Log: true}
+	fmt.Println(s.Map(10), s.Map(100), s.Ticks())
+	// Output: 100 200 [1 10 100 1000]
+}
+
+func ExampleBarChart() {
+	c := chart.BarChart{
+		Title:  "speedup",
+		Series: []string{"published", "measured"},
+		Groups: []chart.BarGroup{{Label: "W9", Values: []float64{7, 12.8}}},
+		Log:    true,
+		Unit:   "×",
+		Ref:    1,
+	}
+	svg := c.SVG()
+	fmt.Println(strings.HasPrefix(svg, "<svg"), strings.Count(svg, `class="bar"`))
+	// Output: true 2
 }

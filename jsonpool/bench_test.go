@@ -172,55 +172,89 @@ func BenchmarkDecode(b *testing.B) {
 	})
 }
 
-// BenchmarkMarshalPaired measures the target, Append into a dst with
-// room against json.Marshal, in a way that survives a loaded machine: each
-// iteration times a batch of json.Marshal calls and then a batch of Append
-// calls back to back, and the reported figures are the medians of the batch
-// times, so that load which comes and goes hits both sides alike and a batch
-// slowed by preemption does not count. base-ns/op is json.Marshal,
-// pool-ns/op is Append, and speedup is their ratio (above 1: Append is
-// faster). The median leaves out the batches in which the collector ran, so
-// it understates what json.Marshal's allocation costs: the figure is
-// conservative.
-func BenchmarkMarshalPaired(b *testing.B) {
-	const batch = 200
+// BenchmarkPaired measures the ratios that matter in a way that survives a
+// loaded machine: each iteration times a batch of calls of the baseline and
+// then a batch of calls of this package back to back, and the reported
+// figures are the medians of the batch times, so that load which comes and
+// goes hits both sides alike and a batch slowed by preemption does not count.
+// base-ns/op is the baseline, pool-ns/op this package, and speedup their
+// ratio (above 1: this package is faster). The median leaves out the batches
+// in which the collector ran, so it understates what the baseline's
+// allocations cost: the figure is conservative. speedup-total, the ratio of
+// the sums, counts every batch, collections and preemptions alike.
+func BenchmarkPaired(b *testing.B) {
 	dst := make([]byte, 0, 256)
-	var base, pool []time.Duration
-	marshal := func() {
-		for range batch {
-			out, err := json.Marshal(doc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sinkB = out
-		}
+	var buf bytes.Buffer
+	var r strings.Reader
+	for _, tc := range []struct {
+		name       string
+		base, pool func()
+	}{
+		{"op=marshal/base=json.Marshal",
+			func() { sinkB, _ = json.Marshal(doc) },
+			func() { sinkB, _ = jsonpool.Append(dst[:0], doc) }},
+		{"op=encode/format=plain/base=json.NewEncoder",
+			func() { buf.Reset(); _ = stdEncode(&buf, doc, "") },
+			func() { buf.Reset(); _ = poolEncode(&buf, doc, "") }},
+		{"op=encode/format=indented/base=json.NewEncoder",
+			func() { buf.Reset(); _ = stdEncode(&buf, doc, "  ") },
+			func() { buf.Reset(); _ = poolEncode(&buf, doc, "  ") }},
+		{"op=decode/base=json.NewDecoder",
+			func() {
+				r.Reset(w7)
+				var v item
+				_ = json.NewDecoder(&r).Decode(&v)
+				sinkItem = &v
+			},
+			func() {
+				r.Reset(w7)
+				var v item
+				_ = jsonpool.Decode(&r, &v, 1<<20)
+				sinkItem = &v
+			}},
+		{"op=decode/base=json.Unmarshal",
+			func() {
+				var v item
+				_ = json.Unmarshal([]byte(w7), &v)
+				sinkItem = &v
+			},
+			func() {
+				v, _ := items.Unmarshal([]byte(w7))
+				sinkItem = v
+				items.Put(v)
+			}},
+	} {
+		b.Run(tc.name, func(b *testing.B) { paired(b, tc.base, tc.pool) })
 	}
-	appendTo := func() {
-		for range batch {
-			out, err := jsonpool.Append(dst[:0], doc)
-			if err != nil {
-				b.Fatal(err)
-			}
-			sinkB = out
-		}
-	}
+}
+
+func paired(b *testing.B, base, pool func()) {
+	const batch = 100
+	var tb, tp []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		marshal()
+		for range batch {
+			base()
+		}
 		t1 := time.Now()
-		appendTo()
+		for range batch {
+			pool()
+		}
 		t2 := time.Now()
-		base = append(base, t1.Sub(t0))
-		pool = append(pool, t2.Sub(t1))
+		tb = append(tb, t1.Sub(t0))
+		tp = append(tp, t2.Sub(t1))
 	}
-	mb, mp := median(base)/batch, median(pool)/batch
+	mb, mp := median(tb)/batch, median(tp)/batch
 	b.ReportMetric(float64(mb.Nanoseconds()), "base-ns/op")
 	b.ReportMetric(float64(mp.Nanoseconds()), "pool-ns/op")
 	b.ReportMetric(float64(mb)/float64(mp), "speedup")
-	// The ratio of the totals counts every batch, those in which the
-	// collector ran included, and so charges json.Marshal's allocation in
-	// full, but also counts preemptions wherever they fell.
-	b.ReportMetric(float64(sum(base))/float64(sum(pool)), "speedup-total")
+	b.ReportMetric(float64(sum(tb))/float64(sum(tp)), "speedup-total")
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 func sum(d []time.Duration) (s time.Duration) {
@@ -228,10 +262,4 @@ func sum(d []time.Duration) (s time.Duration) {
 		s += x
 	}
 	return s
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

@@ -114,13 +114,26 @@ func (e Encoder) Append(dst []byte, v any) ([]byte, error) {
 }
 
 // Encode writes the JSON encoding of v followed by a newline to w, exactly
-// what json.NewEncoder(w) with e's options writes, in one Write call, but
-// without allocating an encoder for the call. It returns the error from
-// encoding/json or from w.
+// what json.NewEncoder(w) with e's options writes, in one Write call. With
+// indentation it uses a pooled json.Encoder, which keeps its indentation
+// buffer from call to call where a fresh one allocates it every time; without
+// indentation it uses a fresh json.Encoder, which does not allocate. It
+// returns the error from encoding/json or from w.
 func (e Encoder) Encode(w io.Writer, v any) error {
 	if w == nil {
 		panic("jsonpool: Encoder.Encode called with a nil io.Writer")
 	}
+	if e.Prefix == "" && e.Indent == "" {
+		// Without indentation a json.Encoder has nothing worth pooling,
+		// and since Go 1.26 at least, this one stays on the stack: no
+		// allocation, and no pool round trip (measured: the pooled path is
+		// about 15% slower here). See BenchmarkPaired.
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(!e.NoEscapeHTML)
+		return enc.Encode(v)
+	}
+	// With indentation a json.Encoder allocates its indentation buffer
+	// on every call; the pooled one keeps it.
 	s := e.get()
 	s.sink.w = w
 	err := s.enc.Encode(v)

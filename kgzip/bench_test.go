@@ -18,6 +18,9 @@ var benchSizes = []struct {
 
 var sink []byte
 
+// The benchmarks report cpu-ns/op beside sec/op: on a shared machine the CPU
+// time is the steadier figure.
+
 // BenchmarkCompress puts the two pooled packages beside a new writer per call
 // from each library, all at the default level, writing into a reused buffer.
 func BenchmarkCompress(b *testing.B) {
@@ -27,6 +30,7 @@ func BenchmarkCompress(b *testing.B) {
 			var buf bytes.Buffer
 			b.SetBytes(int64(len(src)))
 			defer reusetest.ReportAllocs(b)()
+			defer reportCPU(b)()
 			for b.Loop() {
 				buf.Reset()
 				w := stdgzip.NewWriter(&buf)
@@ -43,6 +47,7 @@ func BenchmarkCompress(b *testing.B) {
 			var buf bytes.Buffer
 			b.SetBytes(int64(len(src)))
 			defer reusetest.ReportAllocs(b)()
+			defer reportCPU(b)()
 			for b.Loop() {
 				buf.Reset()
 				w := gzip.NewWriter(&buf)
@@ -66,6 +71,8 @@ func BenchmarkCompress(b *testing.B) {
 				}
 				b.SetBytes(int64(len(src)))
 				defer reusetest.ReportAllocs(b)()
+				defer reportCPU(b)()
+			defer reportCPU(b)()
 				for b.Loop() {
 					if dst, err = impl.compress(dst[:0], src, -1); err != nil {
 						b.Fatal(err)
@@ -92,6 +99,7 @@ func BenchmarkDecompress(b *testing.B) {
 			out.Grow(len(src) + bytes.MinRead)
 			b.SetBytes(int64(len(src)))
 			defer reusetest.ReportAllocs(b)()
+			defer reportCPU(b)()
 			for b.Loop() {
 				in.Reset(stream)
 				zr, err := stdgzip.NewReader(&in)
@@ -114,6 +122,7 @@ func BenchmarkDecompress(b *testing.B) {
 			out.Grow(len(src) + bytes.MinRead)
 			b.SetBytes(int64(len(src)))
 			defer reusetest.ReportAllocs(b)()
+			defer reportCPU(b)()
 			for b.Loop() {
 				in.Reset(stream)
 				zr, err := gzip.NewReader(&in)
@@ -141,6 +150,8 @@ func BenchmarkDecompress(b *testing.B) {
 				}
 				b.SetBytes(int64(len(src)))
 				defer reusetest.ReportAllocs(b)()
+				defer reportCPU(b)()
+			defer reportCPU(b)()
 				for b.Loop() {
 					if out, err = impl.decompress(out[:0], stream, len(src)); err != nil {
 						b.Fatal(err)

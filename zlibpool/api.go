@@ -8,10 +8,10 @@ import (
 
 // Compress appends the zlib stream of src, compressed at level, to dst and
 // returns the extended slice. The result belongs to the caller: no pooled
-// memory is returned. It does not allocate when dst has room for the output:
-// at NoCompression that is len(src) plus 5 bytes per 64 KiB block plus 11
-// bytes, and
-// incompressible input costs about as much at the other levels.
+// memory is returned. The spare capacity of dst must not overlap src. It
+// does not allocate when dst has room for the output: at NoCompression that
+// is len(src) plus 5 bytes per 64 KiB block plus 11
+// bytes, and incompressible input costs about as much at the other levels.
 //
 // The level is one of compress/zlib's: HuffmanOnly (-2), DefaultCompression (-1),
 // NoCompression (0), or BestSpeed (1) to BestCompression (9); any other
@@ -31,7 +31,8 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 // wrapping ErrTooLarge. Corrupt or truncated input returns an error wrapping
 // both ErrCorrupt and the cause. On any error the returned slice is dst: its
 // length is unchanged, though bytes in its spare capacity may have been
-// overwritten. It panics if limit is negative.
+// overwritten. The spare capacity of dst must not overlap src. It panics if
+// limit is negative.
 //
 // Decompress does not allocate when dst has room for the output; otherwise
 // it grows the output by doubling, from 512
@@ -41,7 +42,8 @@ func Decompress(dst, src []byte, limit int) ([]byte, error) {
 }
 
 // Writer is a pooled zlib compressor, returned by NewWriter. It is an
-// io.WriteCloser. A Writer is not safe for concurrent use.
+// io.WriteCloser. A Writer is not safe for concurrent use. The zero Writer
+// is closed.
 //
 // A Writer is a handle: it points to the pooled compressor until Close and to
 // nothing afterwards, so a Writer used after Close returns ErrClosed and
@@ -80,7 +82,8 @@ func (w *Writer) Flush() error { return w.w.Flush() }
 func (w *Writer) Close() error { return w.w.Close() }
 
 // Reader is a pooled zlib decompressor, returned by NewReader. It is an
-// io.ReadCloser. A Reader is not safe for concurrent use.
+// io.ReadCloser. A Reader is not safe for concurrent use. The zero Reader
+// is closed.
 //
 // Like Writer, a Reader is a handle: after Close it returns ErrClosed and
 // cannot reach the pooled decompressor.

@@ -262,20 +262,21 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 func TestEncodeWriterError(t *testing.T) {
 	noGC(t)
 	errDisk := errors.New("disk full")
-	for range 3 {
+	for _, e := range options {
 		bad := &countingWriter{fail: errDisk}
-		if err := jsonpool.Encode(bad, 1); !errors.Is(err, errDisk) {
-			t.Fatalf("Encode(failing writer) = %v, want %v", err, errDisk)
+		if err := e.Encode(bad, 1); !errors.Is(err, errDisk) {
+			t.Fatalf("%+v.Encode(failing writer) = %v, want %v", e, err, errDisk)
 		}
+		// The same options again: a pooled encoder comes back to this path.
 		var good countingWriter
-		if err := jsonpool.Encode(&good, 2); err != nil {
-			t.Fatalf("Encode after a failed Encode = %v, want nil", err)
+		if err := e.Encode(&good, 2); err != nil {
+			t.Fatalf("%+v.Encode after a failed Encode = %v, want nil", e, err)
 		}
-		if good.buf.String() != "2\n" {
-			t.Errorf("Encode after a failed Encode wrote %q, want %q", good.buf.String(), "2\n")
+		if w, _ := want(e, 2); good.buf.String() != string(w) {
+			t.Errorf("%+v.Encode after a failed Encode wrote %q, want %q", e, good.buf.String(), w)
 		}
-		if got, err := jsonpool.Append(nil, 3); err != nil || string(got) != "3" {
-			t.Errorf("Append after a failed Encode = %q, %v; want \"3\", nil", got, err)
+		if got, err := e.Append(nil, 3); err != nil || string(got) != "3" {
+			t.Errorf("%+v.Append after a failed Encode = %q, %v; want \"3\", nil", e, got, err)
 		}
 	}
 }

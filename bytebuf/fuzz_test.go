@@ -76,6 +76,7 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 	f.Add([]byte{0, 255, 'x', 6, 10, 1, 16, 0, 255, 'y', 7, 8, 200, 8, 100})
 	f.Add([]byte{4, 20, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't', 5})
 	f.Add([]byte{12, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18, 'g', 3, 14, 3, 'a', '"', 'b', 15, 1, 2, 3, 4, 5, 6, 7, 8, 0})
+	f.Add([]byte{3, 0, 0, 0, 0xe9, 0, 0, 0, 0, 3, 0, 0, 0x10, 0xff, 0, 0, 0, 0, 3, 0, 0, 0xd8, 0, 0, 0, 0, 0})
 	f.Add([]byte{1, 0, 255, 'z', 16, 0, 255, 'z', 16, 16, 0, 3, 'a', 'b', 'c'})
 	var pool bytebuf.Pool
 	f.Fuzz(func(t *testing.T, in []byte) {

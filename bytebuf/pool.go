@@ -201,7 +201,7 @@ func (p *Pool) Put(b *Buffer) {
 		b.tick = sampleEvery
 		p.sample(b, sampleEvery)
 	}
-	if m := p.homeMax.Load(); m > 0 && int64(cap(b.buf)) > m || p.homeBytes.Load() > p.budgetBytes() {
+	if m := p.homeMax.Load(); m > 0 && int64(cap(b.buf)) > m || p.homeBytes.Load()+p.largeBytes.Load() > p.budgetBytes() {
 		// A home array from before the workload shrank, or more Buffers
 		// alive than the budget allows: let the collector have it.
 		p.drops.Add(1)

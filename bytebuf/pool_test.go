@@ -204,6 +204,20 @@ func TestPoolBoundsFromFirstCall(t *testing.T) {
 		t.Errorf("RetainedBytes = %d, above Budget %d", s.RetainedBytes, 128<<10)
 	}
 
+	// A MaxCap between two size classes: a Buffer grown to the class above
+	// it is not kept either.
+	q, err := bytebuf.NewPool(bytebuf.Config{MaxCap: 40000, Budget: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = q.Get()
+	b.Grow(39000)
+	capacity := b.Cap()
+	q.Put(b)
+	if s := q.Stats(); capacity > 40000 && (s.Drops != 1 || s.RetainedBytes > 40000) {
+		t.Errorf("Put of a Buffer of capacity %d with MaxCap 40000: %+v, want it dropped", capacity, s)
+	}
+
 	// The zero Pool does not keep an array above 64 KiB before it has
 	// calibrated, and never one above DefaultMaxCap.
 	var z bytebuf.Pool

@@ -175,6 +175,7 @@ func TestValuesStaleFields(t *testing.T) {
 			if !reflect.DeepEqual(*b, want) {
 				t.Errorf("document B decoded into a recycled value = %+v, want %+v (stale fields)", *b, want)
 			}
+			p.Put(b)
 		})
 	}
 }
@@ -188,9 +189,11 @@ func TestValuesErrorReturnsNil(t *testing.T) {
 		t.Errorf("Decode(over the limit) = %v, %v; want nil, ErrTooLarge", v, err)
 	}
 	p.Put(nil) // does nothing
-	if v := p.Get(); v == nil || !reflect.DeepEqual(*v, doc3{}) {
+	v := p.Get()
+	if v == nil || !reflect.DeepEqual(*v, doc3{}) {
 		t.Errorf("Get() = %+v, want a zero doc3", v)
 	}
+	p.Put(v)
 }
 
 var items jsonpool.Values[item]

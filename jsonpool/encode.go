@@ -78,16 +78,18 @@ func (e *Encoder) get() *state {
 	return s
 }
 
-// put gives s back unless it must not be reused: json.Encoder keeps the first
-// write error forever and returns it from every later Encode, and it keeps an
-// indentation buffer as large as the largest value it indented.
+// put gives s back. A json.Encoder keeps the first write error forever and
+// returns it from every later Encode, and keeps an indentation buffer as
+// large as the largest value it indented: after a write error, or a value
+// larger than maxRetained, put replaces the encoder with a fresh one (an
+// allocation on that rare path only) rather than dropping the state, so that
+// every state taken is given back, which a debug build checks.
 func put(s *state) {
-	broken := s.sink.err != nil || s.sink.n > maxRetained
+	if s.sink.err != nil || s.sink.n > maxRetained {
+		s.enc = json.NewEncoder(&s.sink)
+	}
 	s.sink = sink{}
 	s.enc.SetIndent("", "") // do not keep the caller's strings alive
-	if broken {
-		return
-	}
 	states.Put(s)
 }
 

@@ -113,6 +113,9 @@ func TestJSONSchema(t *testing.T) {
 	s.num(top, "num_cpu", 1)
 	s.num(top, "seconds", 0)
 	s.str(top, "started", true)
+	if timing := s.str(top, "timing", true); timing != "cpu" && timing != "wall" {
+		t.Errorf("timing = %q, want cpu or wall", timing)
+	}
 	if mode := s.str(top, "mode", true); mode != "default" {
 		t.Errorf("mode = %q, want default", mode)
 	}
@@ -181,6 +184,7 @@ func TestJSONSchema(t *testing.T) {
 					t.Errorf("%s: median %v below the fastest round %v", vs.path, med, ns)
 				}
 				vs.num(v, "noise", 0)
+				vs.num(v, "cpu_ns_per_op_median", 0)
 				vs.num(v, "rounds", 1)
 				vs.num(v, "bytes_per_op", 0)
 				vs.num(v, "first_allocs", 0)
@@ -190,6 +194,9 @@ func TestJSONSchema(t *testing.T) {
 				vs.num(v, "errors", 0)
 				check := vs.str(v, "check", true)
 				valid := vs.boolean(v, "valid")
+				if cpu := vs.num(v, "cpu_ns_per_op", 0); top["timing"] == "cpu" && valid && cpu <= 0 {
+					t.Errorf("%s: timing is cpu but cpu_ns_per_op is %v", vs.path, cpu)
+				}
 				speedup := vs.num(v, "speedup", 0)
 				if valid != (check == "ok") {
 					t.Errorf("%s: valid = %v with check %q", vs.path, valid, check)

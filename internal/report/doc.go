@@ -13,9 +13,15 @@
 // return errors (pitfall P1), is reported but its figures do not count. The
 // number of ops per round is calibrated, then the variants of a case run in
 // interleaved rounds, so load from other processes spreads over all of them.
-// Time per op is the fastest round's, because such load only ever adds time;
-// the median is kept beside it, and their gap is reported as the noise that
-// decides whether a missed published ratio is "within noise". Allocations,
+// Each round is timed twice: wall-clock time and the process's CPU time (all
+// threads, so the collector's background work counts). Speedups use CPU time
+// where the platform can read it (Report.Timing says which): on a machine
+// shared with other work, wall time per op varies several-fold with the load
+// while CPU time does not. Time per op is the fastest round's, because such
+// load only ever adds time; the median is kept beside it, and their gap is
+// reported as the noise that decides whether a missed published ratio is
+// "within noise". Background GC work started by one variant can land in
+// another's round; taking the fastest round limits that. Allocations,
 // bytes and GCs are exact totals over every op measured, divided by the op
 // count. Nothing calls
 // runtime.GC between rounds: a collection empties sync.Pool (pitfall P6), and

@@ -97,6 +97,9 @@ func CrossoverChart(r Report) (chart.LineChart, bool) {
 	if w1 == nil || len(w1.Cases) == 0 {
 		return c, false
 	}
+	if r.Timing == "cpu" {
+		c.YLabel = "CPU ns/op"
+	}
 	const zeroAt = 0.3
 	lines := map[string]*chart.Line{}
 	var order []string
@@ -115,7 +118,7 @@ func CrossoverChart(r Report) (chart.LineChart, bool) {
 			}
 			y := math.NaN()
 			if v.Valid {
-				y = v.NsPerOp
+				y = v.Time()
 			}
 			l.Points = append(l.Points, chart.Point{X: x, Y: y})
 		}
@@ -190,7 +193,7 @@ tr.invalid td.name { text-decoration: none; }
 <body>
 <h1>reuse report: the classic sync.Pool workloads, measured here</h1>
 <p class="env">{{.R.GoVersion}} {{.R.GOOS}}/{{.R.GOARCH}}, GOMAXPROCS={{.R.GOMAXPROCS}}, {{.R.NumCPU}} CPUs · {{.R.Mode}} run of {{.R.Seconds}} s, started {{.R.Started.Format "2006-01-02 15:04 MST"}}</p>
-<p class="note">Each workload runs in three variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included) and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Time per op is the fastest of several interleaved rounds, since load from other processes only adds time. Speedup is the baseline's time divided by the variant's, in this run; "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op.</p>
+<p class="note">Each workload runs in three variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included) and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Times per op are from the fastest of several interleaved rounds, since load from other processes only adds time: wall-clock time, and process CPU time (all threads, so the garbage collector's work counts), which stays steady on a loaded machine. Speedup is the baseline's time divided by the variant's, in this run, from {{if eq .R.Timing "cpu"}}CPU{{else}}wall-clock{{end}} time; "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op.</p>
 
 <h2>At a glance</h2>
 <figure>{{.Speedup}}
@@ -209,9 +212,9 @@ tr.invalid td.name { text-decoration: none; }
 <p class="op">One op: {{.Op}}.</p>
 <p class="published">Published: {{.Source}}</p>
 <table>
-<tr><th class="name">case</th><th class="name">variant</th><th>time/op</th><th>B/op</th><th>allocs/op</th><th>first</th><th>GC/op</th><th>speedup</th><th>published</th></tr>
+<tr><th class="name">case</th><th class="name">variant</th><th>wall/op</th><th>CPU/op</th><th>B/op</th><th>allocs/op</th><th>first</th><th>GC/op</th><th>speedup</th><th>published</th></tr>
 {{range $c := .Cases}}{{range $i, $v := .Variants}}<tr class="{{if eq $v.Role "reuse"}}reuse{{else if eq $v.Role "baseline"}}baseline{{end}}{{if not $v.Valid}} invalid{{end}}">
-{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsPerOp}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedup $v}}</td><td>{{pub $v}}</td></tr>
+{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsPerOp}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsPerOp}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedup $v}}</td><td>{{pub $v}}</td></tr>
 {{end}}{{end}}</table>
 {{range .Cases}}<div class="verdict {{statusClass .Verdict.Status}}">{{verdict .}}</div>
 {{range .Variants}}{{if not .Valid}}<div class="check">{{.Name}}: {{.Check}}</div>{{end}}{{end}}{{end}}

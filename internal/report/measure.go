@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/reuse-go/reuse/internal/cputime"
 )
 
 // Op does one operation of a variant. When see is non-nil, Op calls it with
@@ -57,7 +59,8 @@ type measurement struct {
 	outErr     error
 	check      string
 	n          int       // ops per round
-	ns         []float64 // ns/op of each round
+	ns         []float64 // ns/op of each round, wall clock
+	cpu        []float64 // ns/op of each round, process CPU time
 	ops        uint64
 	allocs     uint64
 	bytes      uint64
@@ -105,9 +108,12 @@ func (m *measurement) round() {
 	var a, b runtime.MemStats
 	runtime.ReadMemStats(&a)
 	var errs uint64
+	c0 := cputime.Now()
 	d := m.timed(m.n, &errs)
+	c1 := cputime.Now()
 	runtime.ReadMemStats(&b)
 	m.ns = append(m.ns, float64(d.Nanoseconds())/float64(m.n))
+	m.cpu = append(m.cpu, float64((c1-c0).Nanoseconds())/float64(m.n))
 	m.ops += uint64(m.n)
 	m.allocs += b.Mallocs - a.Mallocs
 	m.bytes += b.TotalAlloc - a.TotalAlloc
@@ -181,22 +187,22 @@ func (m *measurement) note(errs uint64, firstErr error, errors *uint64) {
 	}
 }
 
-// nsPerOp is the fastest round's time per op: load from other processes
+// fastest is the fastest round's time per op: load from other processes
 // only ever adds time, so the minimum is the steadiest estimate of the
 // variant's own cost on a shared machine.
-func (m *measurement) nsPerOp() float64 {
-	if len(m.ns) == 0 {
+func fastest(per []float64) float64 {
+	if len(per) == 0 {
 		return 0
 	}
-	return slices.Min(m.ns)
+	return slices.Min(per)
 }
 
-// nsMedian is the median round's time per op.
-func (m *measurement) nsMedian() float64 {
-	if len(m.ns) == 0 {
+// median is the median round's time per op.
+func median(per []float64) float64 {
+	if len(per) == 0 {
 		return 0
 	}
-	s := append([]float64(nil), m.ns...)
+	s := append([]float64(nil), per...)
 	sort.Float64s(s)
 	if len(s)%2 == 1 {
 		return s[len(s)/2]
@@ -209,8 +215,8 @@ func (m *measurement) variant() Variant {
 	v := Variant{
 		Name:        m.vd.Name,
 		Role:        m.vd.Role,
-		NsPerOp:     m.nsPerOp(),
-		NsMedian:    m.nsMedian(),
+		NsPerOp:     fastest(m.ns),
+		NsMedian:    median(m.ns),
 		Rounds:      len(m.ns),
 		Ops:         m.ops,
 		Allocs:      m.allocs,
@@ -220,8 +226,11 @@ func (m *measurement) variant() Variant {
 		Errors:      m.errors,
 		Check:       m.check,
 	}
-	if v.NsPerOp > 0 {
-		v.Noise = v.NsMedian/v.NsPerOp - 1
+	if cputime.Supported {
+		v.CPUNsPerOp, v.CPUNsMedian = fastest(m.cpu), median(m.cpu)
+	}
+	if t := v.Time(); t > 0 {
+		v.Noise = v.timeMedian()/t - 1
 	}
 	if m.ops > 0 {
 		v.AllocsPerOp = float64(m.allocs) / float64(m.ops)

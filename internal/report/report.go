@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/reuse-go/reuse/internal/cputime"
 )
 
 // Roles of a variant in a case.
@@ -23,6 +25,7 @@ type Report struct {
 	GOOS       string     `json:"goos"`
 	GOARCH     string     `json:"goarch"`
 	GOMAXPROCS int        `json:"gomaxprocs"`
+	Timing     string     `json:"timing"` // "cpu" or "wall": the time speedups are computed from
 	NumCPU     int        `json:"num_cpu"`
 	Started    time.Time  `json:"started"`
 	Seconds    float64    `json:"seconds"`
@@ -61,9 +64,18 @@ type Variant struct {
 	Name string `json:"name"`
 	Role string `json:"role"`
 
-	NsPerOp     float64 `json:"ns_per_op"` // the fastest round's
-	NsMedian    float64 `json:"ns_per_op_median"`
-	Noise       float64 `json:"noise"` // NsMedian / NsPerOp - 1: how much load moved the rounds
+	// NsPerOp is wall-clock time per op in the fastest round, NsMedian in
+	// the median round.
+	NsPerOp  float64 `json:"ns_per_op"`
+	NsMedian float64 `json:"ns_per_op_median"`
+	// CPUNsPerOp and CPUNsMedian are the same in process CPU time (all
+	// threads, so the garbage collector's background work is included);
+	// 0 where the platform cannot read it.
+	CPUNsPerOp  float64 `json:"cpu_ns_per_op"`
+	CPUNsMedian float64 `json:"cpu_ns_per_op_median"`
+	// Noise is the median round over the fastest, minus 1, in the time
+	// Speedup uses: how much load moved the rounds.
+	Noise       float64 `json:"noise"`
 	Rounds      int     `json:"rounds"`
 	BytesPerOp  float64 `json:"bytes_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"` // exact: Allocs / Ops, not rounded
@@ -74,7 +86,7 @@ type Variant struct {
 	GCs         uint64  `json:"gcs"`
 	GCsPerOp    float64 `json:"gcs_per_op"`
 	Errors      uint64  `json:"errors"`  // ops that returned an error
-	Speedup     float64 `json:"speedup"` // baseline ns/op ÷ this ns/op; 0 when not valid
+	Speedup     float64 `json:"speedup"` // the baseline's Time ÷ this variant's; 0 when not valid
 
 	// Check is "ok" when the variant's output equals the baseline's and no
 	// op failed; otherwise it says what went wrong and the figures do not
@@ -85,11 +97,38 @@ type Variant struct {
 	Published *Published `json:"published,omitempty"`
 }
 
+// Time is the time per op the speedup is computed from: CPU time where the
+// platform reads it, wall-clock time elsewhere. On a machine shared with
+// other work, wall time per op varies several-fold with the load while the
+// process's CPU time does not.
+func (v Variant) Time() float64 {
+	if v.CPUNsPerOp > 0 {
+		return v.CPUNsPerOp
+	}
+	return v.NsPerOp
+}
+
+func (v Variant) timeMedian() float64 {
+	if v.CPUNsPerOp > 0 {
+		return v.CPUNsMedian
+	}
+	return v.NsMedian
+}
+
 // Published is a figure from the write-ups, taken elsewhere on another Go.
 type Published struct {
-	NsPerOp     float64 `json:"ns_per_op"` // the fastest round's
-	NsMedian    float64 `json:"ns_per_op_median"`
-	Noise       float64 `json:"noise"` // NsMedian / NsPerOp - 1: how much load moved the rounds
+	// NsPerOp is wall-clock time per op in the fastest round, NsMedian in
+	// the median round.
+	NsPerOp  float64 `json:"ns_per_op"`
+	NsMedian float64 `json:"ns_per_op_median"`
+	// CPUNsPerOp and CPUNsMedian are the same in process CPU time (all
+	// threads, so the garbage collector's background work is included);
+	// 0 where the platform cannot read it.
+	CPUNsPerOp  float64 `json:"cpu_ns_per_op"`
+	CPUNsMedian float64 `json:"cpu_ns_per_op_median"`
+	// Noise is the median round over the fastest, minus 1, in the time
+	// Speedup uses: how much load moved the rounds.
+	Noise       float64 `json:"noise"`
 	Rounds      int     `json:"rounds"`
 	BytesPerOp  float64 `json:"bytes_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"`
@@ -113,6 +152,11 @@ type Options struct {
 	// how many interleaved rounds are taken (time per op is the fastest).
 	Round  time.Duration
 	Rounds int
+	// Budget, if positive, bounds the whole run: when the rounds planned
+	// for the variants left would overrun it (a loaded machine stretches
+	// every round), the rounds shrink, down to 2 ms. The detectors and
+	// the calibration add a few seconds on top.
+	Budget time.Duration
 	// Full names the mode in the report.
 	Full bool
 	// Progress, if non-nil, is called before each workload with its index,
@@ -120,10 +164,13 @@ type Options struct {
 	Progress func(w Def, i, n int, elapsed time.Duration)
 }
 
-// DefaultOptions are the options of a default run, about 20 s on 2 cores:
-// nine interleaved rounds of 15 ms per variant, so that a burst of load from
-// other processes spoils a few rounds, not the fastest.
-func DefaultOptions() Options { return Options{Round: 15 * time.Millisecond, Rounds: 9} }
+// DefaultOptions are the options of a default run, about 20 s on 2 cores
+// and at most about 50 s under load: nine interleaved rounds of 15 ms per
+// variant, so that a burst of load from other processes spoils a few rounds,
+// not the fastest, within a budget of 40 s for the rounds.
+func DefaultOptions() Options {
+	return Options{Round: 15 * time.Millisecond, Rounds: 9, Budget: 40 * time.Second}
+}
 
 // FullOptions are the options of a -full run: longer, steadier.
 func FullOptions() Options { return Options{Round: 60 * time.Millisecond, Rounds: 15, Full: true} }
@@ -141,18 +188,28 @@ func Run(opt Options) Report {
 		NumCPU:     runtime.NumCPU(),
 		Started:    time.Now().UTC().Truncate(time.Second),
 		Mode:       "default",
+		Timing:     "wall",
+	}
+	if cputime.Supported {
+		r.Timing = "cpu"
 	}
 	if opt.Full {
 		r.Mode = "full"
 	}
 	defs := Select(opt.Filter)
-	start := time.Now()
+	b := &budget{opt: opt, start: time.Now()}
+	for _, d := range defs {
+		for _, c := range d.Cases {
+			b.left += len(c.Variants)
+		}
+	}
 	for i, d := range defs {
 		if opt.Progress != nil {
-			opt.Progress(d, i, len(defs), time.Since(start))
+			opt.Progress(d, i, len(defs), time.Since(b.start))
 		}
-		r.Workloads = append(r.Workloads, runWorkload(d, opt))
+		r.Workloads = append(r.Workloads, runWorkload(d, b))
 	}
+	start := b.start
 	r.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
 	return r
 }
@@ -169,10 +226,32 @@ func Select(filter *regexp.Regexp) []Def {
 	return out
 }
 
-func runWorkload(d Def, opt Options) Workload {
+// budget spreads Options.Budget over the variants left to measure.
+type budget struct {
+	opt   Options
+	start time.Time
+	left  int // variants not yet measured
+}
+
+// round returns the round time for the next case's n variants, shrunk if
+// the time left would not cover the planned rounds of every variant left.
+func (b *budget) round(n int) time.Duration {
+	r := b.opt.Round
+	if b.opt.Budget > 0 && b.left > 0 {
+		per := (b.opt.Budget - time.Since(b.start)) / time.Duration(b.left)
+		// Each variant costs about Rounds rounds plus one of calibration.
+		if fit := per / time.Duration(b.opt.Rounds+1); fit < r {
+			r = max(fit, 2*time.Millisecond)
+		}
+	}
+	b.left -= n
+	return r
+}
+
+func runWorkload(d Def, b *budget) Workload {
 	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Source: d.Published, Findings: []Finding{}}
 	for _, cd := range d.Cases {
-		w.Cases = append(w.Cases, runCase(cd, opt))
+		w.Cases = append(w.Cases, runCase(cd, b.round(len(cd.Variants)), b.opt.Rounds))
 	}
 	if d.Detect != nil {
 		w.Findings = append(w.Findings, d.Detect()...)
@@ -180,7 +259,7 @@ func runWorkload(d Def, opt Options) Workload {
 	return w
 }
 
-func runCase(cd CaseDef, opt Options) Case {
+func runCase(cd CaseDef, round time.Duration, rounds int) Case {
 	c := Case{Name: cd.Name, Size: cd.Size}
 	ms := make([]*measurement, len(cd.Variants))
 	var want string
@@ -202,19 +281,19 @@ func runCase(cd CaseDef, opt Options) Case {
 		}
 	}
 	for _, m := range ms {
-		m.calibrate(opt.Round)
+		m.calibrate(round)
 	}
-	for r := 0; r < opt.Rounds; r++ {
+	for r := 0; r < rounds; r++ {
 		for _, m := range ms {
 			m.round()
 		}
 	}
-	base := ms[0].nsPerOp()
+	base := ms[0].variant().Time()
 	for i, vd := range cd.Variants {
 		v := ms[i].variant()
 		v.Published = vd.Published
-		if v.Valid && base > 0 && v.NsPerOp > 0 {
-			v.Speedup = base / v.NsPerOp
+		if t := v.Time(); v.Valid && base > 0 && t > 0 {
+			v.Speedup = base / t
 		}
 		c.Variants = append(c.Variants, v)
 	}

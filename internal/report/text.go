@@ -13,13 +13,20 @@ func WriteText(w io.Writer, r Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "reuse report: %s %s/%s, GOMAXPROCS=%d, %d CPUs, %s run in %.1f s\n",
 		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Mode, r.Seconds)
-	b.WriteString("Speedup is against the baseline in this run; published is the write-ups' ratio (other machines,\n")
-	b.WriteString("older Go). time/op is the fastest of the interleaved rounds; allocs/op and GC/op are exact\n")
-	b.WriteString("fractions over all rounds; first = allocations of the very first op.\n")
+	col := "time/op"
+	if r.Timing == "cpu" {
+		col = "cpu/op"
+		b.WriteString("cpu/op is process CPU time per op (all threads, GC work included), steadier than wall time\n")
+		b.WriteString("on a loaded machine (wall time is in -json and -html), in the fastest of interleaved rounds.\n")
+	} else {
+		b.WriteString("time/op is wall-clock time per op in the fastest of interleaved rounds.\n")
+	}
+	b.WriteString("Speedup is against the baseline in this run; publ. is the write-ups' ratio (other machines, older\n")
+	b.WriteString("Go). allocs/op and GC/op are exact fractions over all rounds; first = allocations of the first op.\n")
 	for _, w := range r.Workloads {
 		fmt.Fprintf(&b, "\n%s %s: %s\n", w.ID, w.Name, w.Op)
 		fmt.Fprintf(&b, "  %-8s %-28s %9s %8s %8s %5s %7s %7s %7s\n",
-			"case", "variant", "time/op", "B/op", "allocs", "first", "GC/op", "speedup", "publ.")
+			"case", "variant", col, "B/op", "allocs", "first", "GC/op", "speedup", "publ.")
 		for _, c := range w.Cases {
 			for i, v := range c.Variants {
 				name := ""
@@ -27,7 +34,7 @@ func WriteText(w io.Writer, r Report) error {
 					name = c.Name
 				}
 				fmt.Fprintf(&b, "  %-8s %-28s %9s %8s %8s %5d %7s %7s %7s\n",
-					clip(name, 8), clip(v.Name, 28), Duration(v.NsPerOp), Bytes(v.BytesPerOp),
+					clip(name, 8), clip(v.Name, 28), Duration(v.Time()), Bytes(v.BytesPerOp),
 					Fraction(v.AllocsPerOp), v.FirstAllocs, Fraction(v.GCsPerOp), speedupCell(v), publishedCell(v))
 			}
 			wrap(&b, "  ", VerdictLine(c))

@@ -69,15 +69,21 @@ func (m *misuses) all() []reuse.Misuse {
 	return append([]reuse.Misuse(nil), m.list...)
 }
 
-// dbgKeep turns the garbage collector off so a pool keeps what was Put, and
-// skips under -race, where sync.Pool drops Puts on purpose.
+// dbgKeep turns the garbage collector off and runs on one P, so that a pool
+// hands back what was Put, and skips under -race, where sync.Pool drops Puts
+// on purpose.
 func dbgKeep(t *testing.T) {
 	t.Helper()
 	if race.Enabled {
 		t.Skip("sync.Pool drops a quarter of Puts at random under -race")
 	}
 	old := rdebug.SetGCPercent(-1)
-	t.Cleanup(func() { rdebug.SetGCPercent(old) })
+	// One P: a value put in one P's private slot is not seen from another.
+	procs := runtime.GOMAXPROCS(1)
+	t.Cleanup(func() {
+		runtime.GOMAXPROCS(procs)
+		rdebug.SetGCPercent(old)
+	})
 }
 
 // line returns the file:line of its caller, to find call sites in reports.

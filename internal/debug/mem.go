@@ -81,3 +81,32 @@ func poisonable(t reflect.Type) bool {
 	}
 	return false
 }
+
+// PutPtr is Put for an object known by a typed pointer, such as a
+// *bytebuf.Buffer.
+func PutPtr[T any](pool any, x *T) bool { return Put(pool, unsafe.Pointer(x)) }
+
+// SealPoison is Seal(x, mem, Poison) for an object known by a typed pointer:
+// mem is the byte array it owns, up to its capacity.
+func SealPoison[T any](x *T, mem []byte) { Seal(unsafe.Pointer(x), mem, Poison) }
+
+// GotPoisoned is Got, with leak tracking where it works, then Check of the
+// poison, for an object known by a typed pointer that owns the byte array
+// mem.
+func GotPoisoned[T any](pool any, x *T, mem []byte) {
+	Got(pool, unsafe.Pointer(x), Leaks)
+	Check(pool, unsafe.Pointer(x), mem, Poison)
+}
+
+// SealBytes poisons b up to its capacity, for a pool of bare byte arrays
+// known by their first byte.
+func SealBytes(b []byte) {
+	obj, mem, _ := Slice(b)
+	Seal(obj, mem, Poison)
+}
+
+// CheckBytes checks the poison SealBytes wrote over b, up to its capacity.
+func CheckBytes(pool any, b []byte) {
+	obj, mem, _ := Slice(b)
+	Check(pool, obj, mem, Poison)
+}

@@ -36,3 +36,18 @@ func Slice[E any](s []E) (obj unsafe.Pointer, mem []byte, mode Mode) { return ni
 
 // Tracked returns 0 in a normal build.
 func Tracked() int { return 0 }
+
+// PutPtr does nothing and returns true in a normal build.
+func PutPtr[T any](pool any, x *T) bool { return true }
+
+// SealPoison does nothing in a normal build.
+func SealPoison[T any](x *T, mem []byte) {}
+
+// GotPoisoned does nothing in a normal build.
+func GotPoisoned[T any](pool any, x *T, mem []byte) {}
+
+// SealBytes does nothing in a normal build.
+func SealBytes(b []byte) {}
+
+// CheckBytes does nothing in a normal build.
+func CheckBytes(pool any, b []byte) {}

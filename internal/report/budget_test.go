@@ -1,0 +1,33 @@
+package report
+
+import (
+	"testing"
+	"time"
+)
+
+func TestBudgetRound(t *testing.T) {
+	tests := []struct {
+		name   string
+		budget time.Duration
+		left   int
+		want   time.Duration
+	}{
+		{"no budget", 0, 100, 15 * time.Millisecond},
+		{"ample", time.Hour, 100, 15 * time.Millisecond},
+		{"tight", 100 * 60 * time.Millisecond, 100, 6 * time.Millisecond}, // 60 ms per variant over 10 rounds
+		{"exhausted", time.Nanosecond, 100, 2 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &budget{opt: Options{Round: 15 * time.Millisecond, Rounds: 9, Budget: tt.budget}, start: time.Now(), left: tt.left}
+			got := b.round(3)
+			// Allow for the time elapsed since start.
+			if got > tt.want || got < tt.want-time.Millisecond {
+				t.Errorf("round() = %v, want %v", got, tt.want)
+			}
+			if b.left != tt.left-3 {
+				t.Errorf("left = %d after a case of 3 variants, want %d", b.left, tt.left-3)
+			}
+		})
+	}
+}

@@ -32,7 +32,7 @@
 // bytes.Buffer, handed to requests that write 1 KiB).
 //
 // The pool samples the length written into each Buffer when it is Put: one
-// Put in 16 of a Buffer that did not grow, and every Put of one that did,
+// Put in 64 of a Buffer that did not grow, and every Put of one that did,
 // weighted so that the histogram estimates the lengths of all Puts. The
 // counts go to striped, padded cells, so goroutines on different processors
 // do not write the same cache line. Every 4096 Puts of a cell (every 128 at

@@ -136,8 +136,14 @@ var funcs = template.FuncMap{
 	"ratio":    Ratio,
 	"verdict":  VerdictLine,
 	"speedup":  speedupCell,
-	"pub":      publishedCell,
-	"lower":    strings.ToLower,
+	"pub": func(v Variant) string {
+		s := publishedCell(v)
+		if strings.HasSuffix(s, "!") {
+			s = strings.TrimSuffix(s, "!") + " (not real)"
+		}
+		return s
+	},
+	"lower": strings.ToLower,
 	"statusClass": func(s string) string {
 		switch s {
 		case "met":

@@ -22,7 +22,8 @@ func WriteText(w io.Writer, r Report) error {
 		b.WriteString("time/op is wall-clock time per op in the fastest of interleaved rounds.\n")
 	}
 	b.WriteString("Speedup is against the baseline in this run; publ. is the write-ups' ratio (other machines, older\n")
-	b.WriteString("Go). allocs/op and GC/op are exact fractions over all rounds; first = allocations of the first op.\n")
+	b.WriteString("Go; ! marks one that is not real). allocs/op and GC/op are exact fractions over all rounds;\n")
+	b.WriteString("first = allocations of the very first op.\n")
 	for _, w := range r.Workloads {
 		fmt.Fprintf(&b, "\n%s %s: %s\n", w.ID, w.Name, w.Op)
 		fmt.Fprintf(&b, "  %-8s %-28s %9s %8s %8s %5s %7s %7s %7s\n",

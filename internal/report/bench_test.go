@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reuse-go/reuse/internal/cputime"
 	"github.com/reuse-go/reuse/internal/report"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
 // BenchmarkWorkloads runs every variant of every workload as a benchmark,
 // named w=ID/case/v=variant for benchstat: compare the variants of a case
-// with `benchstat -col /v`. A variant whose ops fail (W10's drained input,
+// with `benchstat -col /v`; cpu-ns/op is the steady figure on a shared
+// machine. A variant whose ops fail (W10's drained input,
 // pitfall P1) reports errors/op instead of failing.
 func BenchmarkWorkloads(b *testing.B) {
 	for _, d := range report.Defs() {
@@ -54,6 +56,7 @@ func bench(b *testing.B, v report.VariantDef) {
 	var errs int
 	if v.Parallel {
 		defer reusetest.ReportAllocs(b)()
+		defer cputime.Report(b)()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				if op(nil) != nil {
@@ -64,11 +67,13 @@ func bench(b *testing.B, v report.VariantDef) {
 		return
 	}
 	done := reusetest.ReportAllocs(b)
+	cpu := cputime.Report(b)
 	for b.Loop() {
 		if op(nil) != nil {
 			errs++
 		}
 	}
+	cpu()
 	done()
 	if errs > 0 {
 		b.ReportMetric(float64(errs)/float64(b.N), "errors/op")

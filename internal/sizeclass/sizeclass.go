@@ -35,6 +35,15 @@ func Class(n int) int {
 	return 4*s + int(m>>s)
 }
 
+// Fit returns Class(n) and its size, Size(Class(n)), in fewer steps than the
+// two calls, for hot paths. The same limits on n apply.
+func Fit(n int) (class, size int) {
+	m := uint(max(n, 1) - 1)
+	s := max(bits.Len(m), 3) - 3
+	q := m >> s
+	return 4*s + int(q), int(q+1) << s
+}
+
 // Size returns the capacity of class c, for 0 <= c < NumClasses; it panics
 // with an index out of range on other c, which only a bug in the caller can
 // produce.

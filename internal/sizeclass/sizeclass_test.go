@@ -23,6 +23,9 @@ func TestClassIsSmallestFit(t *testing.T) {
 		if msg := smallestFit(n, c); msg != "" {
 			t.Fatal(msg)
 		}
+		if fc, fs := sizeclass.Fit(n); fc != c || fs != sizeclass.Size(c) {
+			t.Fatalf("Fit(%d) = %d, %d; want %d, %d", n, fc, fs, c, sizeclass.Size(c))
+		}
 	}
 }
 
@@ -57,6 +60,9 @@ func TestEveryClassRoundTrips(t *testing.T) {
 		// exhaustive range.
 		for _, n := range []int{s - 1, s, s + 1} {
 			if n >= 0 && n <= sizeclass.MaxSize {
+				if fc, fs := sizeclass.Fit(n); fc != sizeclass.Class(n) || fs != sizeclass.Size(fc) {
+					t.Errorf("Fit(%d) = %d, %d; want %d, %d", n, fc, fs, sizeclass.Class(n), sizeclass.Size(sizeclass.Class(n)))
+				}
 				if msg := smallestFit(n, sizeclass.Class(n)); msg != "" {
 					t.Error(msg)
 				}

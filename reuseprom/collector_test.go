@@ -165,6 +165,16 @@ func TestRegisterNilPanics(t *testing.T) {
 	}
 }
 
+func TestRegisterBuffersNilPanics(t *testing.T) {
+	defer func() {
+		r := recover()
+		if msg, _ := r.(string); !strings.HasPrefix(msg, "reuseprom: Collector.RegisterBuffers") {
+			t.Errorf("RegisterBuffers(nil *bytebuf.Pool): recovered %v, want a panic naming reuseprom: Collector.RegisterBuffers", r)
+		}
+	}()
+	_ = reuseprom.NewCollector().RegisterBuffers("x", (*bytebuf.Pool)(nil))
+}
+
 func TestUnregister(t *testing.T) {
 	var c reuseprom.Collector // the zero value is ready to use
 	mustRegister(t, &c, "a", &fixed{News: 1})

@@ -12,8 +12,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/reuse-go/reuse"
-	"github.com/reuse-go/reuse/reusetest"
 	"github.com/reuse-go/reuse/reuseprom"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 // constCollector is the baseline: the collector as usually written, with

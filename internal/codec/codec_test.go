@@ -156,13 +156,21 @@ func (f format) stdDecompress(src []byte) ([]byte, error) {
 
 var levels = []int{-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 
+// slow reports whether the tests should do less: under -short, the race
+// detector (5 to 10 times slower) and wasm.
+func slow() bool {
+	return testing.Short() || race.Enabled || runtime.GOARCH == "wasm"
+}
+
 func TestRoundTrip(t *testing.T) {
 	sizes := []int{0, 1, 200, 64 << 10, 300 << 10}
-	if testing.Short() {
+	lv := levels
+	if slow() {
 		sizes = sizes[:4]
+		lv = []int{-2, -1, 0, 1, 9}
 	}
 	for _, f := range formats {
-		for _, level := range levels {
+		for _, level := range lv {
 			for _, size := range sizes {
 				for _, kind := range []string{"text", "noise"} {
 					t.Run(fmt.Sprintf("%s/level=%d/size=%d/%s", f.name, level, size, kind), func(t *testing.T) {
@@ -324,7 +332,11 @@ func TestDecompressCorrupt(t *testing.T) {
 				check(fmt.Sprintf("truncated to %d bytes", n), stream[:n])
 			}
 			r := rand.New(rand.NewPCG(1, 2))
-			for i := 0; i < 2000; i++ {
+			flips := 2000
+			if slow() {
+				flips = 200
+			}
+			for i := 0; i < flips; i++ {
 				bad := bytes.Clone(stream)
 				bad[r.IntN(len(bad))] ^= 1 << r.IntN(8)
 				check(fmt.Sprintf("flip %d", i), bad)

@@ -73,7 +73,7 @@
 //
 // A scrape allocates one block per registered pool, holding all of that pool's
 // metrics, and reuses the descriptors and label pairs built at registration:
-// 100 pools cost 100 allocations in Collect, against 900 for the usual
+// 100 pools cost 100 allocations in Collect, against 3600 for the usual
 // prometheus.MustNewConstMetric collector, and a whole registry Gather of 100
 // pools makes 977 allocations instead of 4477. Gathering 100 pools took
 // 0.15 ms at best, 0.26 to 0.37 ms typically, on a loaded 2-core machine: under

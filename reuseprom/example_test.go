@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/bytebuf"
 	"github.com/reuse-go/reuse/reuseprom"
 )
 
@@ -77,4 +78,34 @@ func ExamplePusher_Push() {
 	}
 	// Output:
 	// PUT /metrics/job/nightly_import/shard/3
+}
+
+// A byte-buffer pool adds its calibrated sizes and its retention estimate as
+// gauges, in bytes, beside the counters every pool reports.
+func ExampleCollector_RegisterBuffers() {
+	var lines bytebuf.Pool
+	pools := reuseprom.NewCollector()
+	if err := pools.RegisterBuffers("lines", &lines); err != nil {
+		panic(err)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(pools)
+
+	b := lines.Get()
+	b.WriteString("hello\n")
+	lines.Put(b)
+
+	families, _ := reg.Gather()
+	for _, f := range families {
+		switch f.GetName() {
+		case "reuse_buffer_pool_default_capacity_bytes", "reuse_buffer_pool_keep_capacity_bytes":
+			fmt.Printf("%s %g\n", f.GetName(), f.GetMetric()[0].GetGauge().GetValue())
+		case "reuse_pool_news_total":
+			fmt.Printf("%s %g\n", f.GetName(), f.GetMetric()[0].GetCounter().GetValue())
+		}
+	}
+	// Output:
+	// reuse_buffer_pool_default_capacity_bytes 512
+	// reuse_buffer_pool_keep_capacity_bytes 65536
+	// reuse_pool_news_total 1
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse"
-	"github.com/reuse-go/reuse/internal/debug"
+	reusedebug "github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/internal/report"
 )
@@ -178,7 +178,7 @@ func TestDetectBoxing(t *testing.T) {
 		}
 	})
 	t.Run("reuse.Pool of a value", func(t *testing.T) {
-		if debug.Enabled {
+		if reusedebug.Enabled {
 			t.Skip("the reusedebug build records every value a pool hands out, which allocates")
 		}
 		p := &reuse.Pool[[]byte]{New: func() []byte { return make([]byte, 64) }}

@@ -43,7 +43,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	htmlFile := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE`")
 	jsonFile := fs.String("json", "", "also write the report as JSON to `FILE`")
 	filter := fs.String("filter", "", "run only the workloads whose id or name matches `REGEXP` (such as W1|gzip)")
-	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 40 s budget")
+	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 32 s budget")
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
 	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
 	fs.Usage = func() {

@@ -167,9 +167,9 @@ type Options struct {
 // DefaultOptions are the options of a default run, about 20 s on 2 cores
 // and at most about 50 s under load: nine interleaved rounds of 15 ms per
 // variant, so that a burst of load from other processes spoils a few rounds,
-// not the fastest, within a budget of 40 s for the rounds.
+// not the fastest, within a budget of 32 s for the rounds.
 func DefaultOptions() Options {
-	return Options{Round: 15 * time.Millisecond, Rounds: 9, Budget: 40 * time.Second}
+	return Options{Round: 15 * time.Millisecond, Rounds: 9, Budget: 32 * time.Second}
 }
 
 // FullOptions are the options of a -full run: longer, steadier.

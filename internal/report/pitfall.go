@@ -157,6 +157,6 @@ func DetectBoxing(variant string, cycle func()) *Finding {
 		Pitfall:  "P4",
 		Variant:  variant,
 		Message:  "the pool stores a value, not a pointer: every Put allocates to box it",
-		Evidence: fmt.Sprintf("%.3g allocs (%.3g B) per Get+Put cycle", a.PerRun, a.BytesPerRun),
+		Evidence: fmt.Sprintf("%.3g allocations (%.3g B) per Get+Put cycle", a.PerRun, a.BytesPerRun),
 	}
 }

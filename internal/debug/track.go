@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
-	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -284,37 +283,6 @@ func poolName(pool any) string {
 	return r.poolName()
 }
 
-// collected runs, in a cleanup goroutine, once the object of r is
-// unreachable: it forgets r, and reports a leak if the object was out.
-func collected(r *record) {
-	s := r.shard
-	s.mu.Lock()
-	if s.m[r.key] == r {
-		delete(s.m, r.key)
-	}
-	leaked := r.got && !r.in && r.leaks
-	var rep Report
-	if leaked {
-		var b strings.Builder
-		r.get.format(&b, "Get")
-		rep = Report{
-			Kind:   Leak,
-			Pool:   r.poolName(),
-			Detail: fmt.Sprintf("object %#x was taken by Get at %s and collected without Put", r.obj, r.get.site()),
-			Stacks: b.String(),
-		}
-	}
-	scope := r.scope
-	s.mu.Unlock()
-	switch {
-	case !leaked:
-	case scope == nil:
-		send(rep)
-	case !scope.deliver(rep):
-		fmt.Fprintf(os.Stderr, "%s(found after the test that took the object ended)\n", rep)
-	}
-}
-
 // Tracked returns how many objects have records: a test hook to check that
 // records go away with their objects.
 func Tracked() int {
@@ -335,15 +303,4 @@ func send(r Report) {
 		return
 	}
 	panic(r.String())
-}
-
-// deliver gives a leak report to h; false means h is closed.
-func (h *Handler) deliver(r Report) bool {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.closed {
-		return false
-	}
-	h.F(r)
-	return true
 }

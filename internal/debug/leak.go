@@ -1,0 +1,71 @@
+//go:build reusedebug && !tinygo
+
+package debug
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"unsafe"
+	"weak"
+)
+
+// Leaks is true where leak detection works: runtime.AddCleanup and weak
+// pointers are implemented (everywhere but TinyGo).
+const Leaks = true
+
+// key identifies an object without keeping it alive. Weak pointers to
+// different objects never compare equal, even after the first is collected
+// and the second allocated at the same address.
+type key = weak.Pointer[byte]
+
+func keyOf(obj unsafe.Pointer) key { return weak.Make((*byte)(obj)) }
+
+// watch arranges for collected(r) to run once obj is unreachable. Neither r
+// nor collected refers to obj.
+func watch(obj unsafe.Pointer, r *record) {
+	runtime.AddCleanup((*byte)(obj), collected, r)
+}
+
+// collected runs, in a cleanup goroutine, once the object of r is
+// unreachable: it forgets r, and reports a leak if the object was out.
+func collected(r *record) {
+	s := r.shard
+	s.mu.Lock()
+	if s.m[r.key] == r {
+		delete(s.m, r.key)
+	}
+	leaked := r.got && !r.in && r.leaks
+	var rep Report
+	if leaked {
+		var b strings.Builder
+		r.get.format(&b, "Get")
+		rep = Report{
+			Kind:   Leak,
+			Pool:   r.poolName(),
+			Detail: fmt.Sprintf("object %#x was taken by Get at %s and collected without Put", r.obj, r.get.site()),
+			Stacks: b.String(),
+		}
+	}
+	scope := r.scope
+	s.mu.Unlock()
+	switch {
+	case !leaked:
+	case scope == nil:
+		send(rep)
+	case !scope.deliver(rep):
+		fmt.Fprintf(os.Stderr, "%s(found after the test that took the object ended)\n", rep)
+	}
+}
+
+// deliver gives a leak report to h; false means h is closed.
+func (h *Handler) deliver(r Report) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.closed {
+		return false
+	}
+	h.F(r)
+	return true
+}

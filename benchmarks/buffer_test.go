@@ -53,7 +53,8 @@ func none() struct{} { return struct{}{} }
 
 // BenchmarkBuffer compares bytebuf.Pool with the byte-buffer pools people
 // use: a sync.Pool of *bytes.Buffer (the baseline), valyala/bytebufferpool,
-// libp2p/go-buffer-pool's Buffer and zap's buffer pool. One op takes a
+// libp2p/go-buffer-pool's Buffer and zap's buffer pool, and with no pool at
+// all (impl=fresh, a new bytes.Buffer each time). One op takes a
 // buffer, writes a fixed payload into it with one Write, reads its length,
 // and gives it back.
 //
@@ -114,6 +115,15 @@ func BenchmarkBuffer(b *testing.B) {
 					n := buf.Len()
 					p.Put(buf)
 					return n
+				})
+			})
+			b.Run(name("fresh"), func(b *testing.B) {
+				// No pool: a new bytes.Buffer each time, for the cost of
+				// not pooling at all.
+				runBuffer(b, par, none, func(struct{}) int {
+					var buf bytes.Buffer
+					buf.Write(data)
+					return buf.Len()
 				})
 			})
 		}

@@ -116,20 +116,22 @@ func (b *Buffer) setBuf(s []byte) {
 
 // Write appends p to the buffer. It returns len(p) and a nil error.
 func (b *Buffer) Write(p []byte) (n int, err error) {
-	if cap(b.buf)-len(b.buf) < len(p) {
+	m := len(b.buf)
+	if cap(b.buf)-m < len(p) {
 		b.grow(len(p))
 	}
-	b.buf = append(b.buf, p...)
-	return len(p), nil
+	b.buf = b.buf[:m+len(p)]
+	return copy(b.buf[m:], p), nil
 }
 
 // WriteString appends s to the buffer. It returns len(s) and a nil error.
 func (b *Buffer) WriteString(s string) (n int, err error) {
-	if cap(b.buf)-len(b.buf) < len(s) {
+	m := len(b.buf)
+	if cap(b.buf)-m < len(s) {
 		b.grow(len(s))
 	}
-	b.buf = append(b.buf, s...)
-	return len(s), nil
+	b.buf = b.buf[:m+len(s)]
+	return copy(b.buf[m:], s), nil
 }
 
 // WriteByte appends c to the buffer. The error is always nil.

@@ -57,10 +57,11 @@
 //
 // Get and Put take no lock, do not sort, use no map, do not allocate (except
 // when the pool is empty and Get makes a Buffer) and write no shared atomic
-// counter: Get is a sync.Pool Get, Put a few loads of words that only
-// calibrations change, and a sync.Pool Put. Only Buffers that outgrow their
-// home array pay a compare-and-swap on the slots of a class, beside the copy
-// that growing costs anyway.
+// counter: Get is a sync.Pool Get; Put is a few loads of rarely written
+// words, a sync.Pool Put, and, one time in 64, striped adds to the sampler.
+// Only Buffers that outgrow their home array pay shared atomic operations
+// (a compare-and-swap on the slots of a class and an add to the count of
+// bytes kept), beside the copy that growing costs anyway.
 //
 // # Bounds
 //

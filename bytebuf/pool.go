@@ -141,8 +141,7 @@ func (p *Pool) Get() *Buffer {
 	if p == nil {
 		panic("bytebuf.Pool.Get: nil *Pool")
 	}
-	if v := p.bufs.Get(); v != nil {
-		b := v.(*Buffer)
+	if b, ok := p.bufs.Get().(*Buffer); ok {
 		b.gets++
 		return b
 	}
@@ -178,6 +177,32 @@ func (p *Pool) newBuffer() *Buffer {
 // calibration found common. A Buffer that was not made by a Pool is dropped;
 // one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
+	if b == nil || b.pool != p || b.home != nil || b.tick <= 1 {
+		p.putSlow(b)
+		return
+	}
+	// The fast path: b did not grow and is not sampled this time.
+	b.tick--
+	b.puts++
+	p.keep(b)
+}
+
+// keep gives b, with its home array, to the sync.Pool, unless the home is
+// from before the workload shrank, or the pool is over its budget.
+func (p *Pool) keep(b *Buffer) {
+	if m := p.homeMax.Load(); m > 0 && int64(cap(b.buf)) > m || p.homeBytes.Load()+p.largeBytes.Load() > p.budgetBytes() {
+		// A home array from before the workload shrank, or more Buffers
+		// alive than the budget allows: let the collector have it.
+		p.drops.Add(1)
+		return
+	}
+	b.buf = b.buf[:0]
+	p.bufs.Put(b)
+}
+
+// putSlow is Put for nil and foreign Buffers, Buffers that grew, and the
+// Puts that are sampled.
+func (p *Pool) putSlow(b *Buffer) {
 	if p == nil {
 		panic("bytebuf.Pool.Put: nil *Pool")
 	}
@@ -197,18 +222,11 @@ func (p *Pool) Put(b *Buffer) {
 		// a sample.
 		p.sample(b, 1)
 		p.putGrown(b)
-	} else if b.tick--; b.tick == 0 {
+	} else {
 		b.tick = sampleEvery
 		p.sample(b, sampleEvery)
 	}
-	if m := p.homeMax.Load(); m > 0 && int64(cap(b.buf)) > m || p.homeBytes.Load()+p.largeBytes.Load() > p.budgetBytes() {
-		// A home array from before the workload shrank, or more Buffers
-		// alive than the budget allows: let the collector have it.
-		p.drops.Add(1)
-		return
-	}
-	b.buf = b.buf[:0]
-	p.bufs.Put(b)
+	p.keep(b)
 }
 
 // putGrown takes the grown array off b at Put, and leaves b with its home

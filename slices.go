@@ -104,6 +104,7 @@ type slicesState struct {
 	maxCap   int // the largest class size kept; 0 keeps nothing
 	zero     bool
 	countAll bool
+	slowPut  bool             // zero || countAll
 	all      *stripe.Counters // Gets and Puts, when countAll
 
 	_ [64]byte // keep the rare counters off the line read on every call
@@ -214,6 +215,7 @@ func (s *Slices[E]) init() *slicesState {
 	if st.countAll {
 		st.all = stripe.New()
 	}
+	st.slowPut = st.zero || st.countAll
 	if !s.st.CompareAndSwap(nil, st) {
 		return s.st.Load()
 	}
@@ -226,22 +228,19 @@ func (s *Slices[E]) init() *slicesState {
 // MaxCap, Get returns a new slice of capacity n. Get panics if n is negative,
 // as make does. The caller owns the slice until it Puts it.
 func (s *Slices[E]) Get(n int) []E {
-	if s == nil || n < 0 {
-		getMisuse(s == nil, n)
+	if s == nil {
+		panic("reuse: Slices.Get called on a nil *Slices")
 	}
 	st := s.st.Load()
-	if st == nil {
-		st = s.init()
+	// One test sends the rare cases to getSlow: first use, counting, n < 0
+	// (a huge uint) and n > maxCap.
+	if st == nil || st.countAll || uint(n) > uint(st.maxCap) {
+		var fresh bool
+		if st, fresh = s.getSlow(n); fresh {
+			return make([]E, n)
+		}
 	}
-	if st.countAll {
-		st.all.Add(countGets)
-	}
-	if n > st.maxCap {
-		st.news.Add(1)
-		return make([]E, n)
-	}
-	c := sizeclass.Class(n)
-	size := sizeclass.Size(c)
+	c, size := sizeclass.Fit(n)
 	if st.shards != nil {
 		if x := st.take(c); x != nil {
 			return unsafe.Slice((*E)(x), size)[:n]
@@ -256,16 +255,30 @@ func (s *Slices[E]) Get(n int) []E {
 	return make([]E, n, size)
 }
 
+// getSlow is Get's path for the first use, counting and lengths out of
+// range. It panics on a negative n, and reports whether Get must return a
+// fresh slice, n being above MaxCap.
+func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
+	if n < 0 {
+		panic("reuse: Slices.Get called with negative length " + strconv.Itoa(n))
+	}
+	st = s.st.Load()
+	if st == nil {
+		st = s.init()
+	}
+	if st.countAll {
+		st.all.Add(countGets)
+	}
+	if n > st.maxCap {
+		st.news.Add(1)
+		return st, true
+	}
+	return st, false
+}
+
 // eface is the layout of an interface value.
 type eface struct {
 	typ, data unsafe.Pointer
-}
-
-func getMisuse(nilSlices bool, n int) {
-	if nilSlices {
-		panic("reuse: Slices.Get called on a nil *Slices")
-	}
-	panic("reuse: Slices.Get called with negative length " + strconv.Itoa(n))
 }
 
 // Put gives s back to the pool, which keeps it in the largest class its
@@ -280,6 +293,29 @@ func (s *Slices[E]) Put(x []E) {
 		panic("reuse: Slices.Put called on a nil *Slices")
 	}
 	st := s.st.Load()
+	if st == nil || st.slowPut {
+		st = s.putSlow(x)
+	}
+	// One test drops capacities 0 (a huge uint once 1 is taken off) and
+	// above maxCap.
+	if uint(cap(x)-1) >= uint(st.maxCap) {
+		st.drops.Add(1)
+		return
+	}
+	// The largest class cap(x) can serve: sizeclass.Floor without its
+	// checks, since 1 <= cap(x) <= maxCap, the size of the last class, so c
+	// indexes pools.
+	c := sizeclass.Class(cap(x)+1) - 1
+	p := unsafe.Pointer(unsafe.SliceData(x))
+	if st.shards != nil && st.give(c, p) {
+		return
+	}
+	st.pools[c].Put((*E)(p))
+}
+
+// putSlow is Put's path for the first use, counting and zeroing.
+func (s *Slices[E]) putSlow(x []E) *slicesState {
+	st := s.st.Load()
 	if st == nil {
 		st = s.init()
 	}
@@ -289,17 +325,7 @@ func (s *Slices[E]) Put(x []E) {
 	if st.zero {
 		clear(x[:cap(x)])
 	}
-	if cap(x) > st.maxCap || cap(x) == 0 {
-		st.drops.Add(1)
-		return
-	}
-	// 1 <= cap(x) <= maxCap, the size of the last class, so c indexes
-	// pools.
-	c, _ := sizeclass.Floor(cap(x))
-	if st.shards != nil && st.give(c, unsafe.Pointer(unsafe.SliceData(x))) {
-		return
-	}
-	st.pools[c].Put(unsafe.SliceData(x))
+	return st
 }
 
 // take empties and returns the slot of class c of the caller's P, nil when

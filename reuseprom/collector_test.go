@@ -70,10 +70,9 @@ func TestCollectorReadsLiveCounters(t *testing.T) {
 	mustRegister(t, c, "bytes", p)
 
 	a, b := p.Get(), p.Get() // 2 gets, 2 news
-	big := make([]byte, 0, 4096)
-	p.Put(a)    // kept
-	p.Put(&big) // dropped by Accept
-	_ = b
+	*b = append(*b, make([]byte, 4096)...)
+	p.Put(a) // kept
+	p.Put(b) // dropped by Accept: grown past 1024
 
 	for _, tc := range []struct {
 		name string

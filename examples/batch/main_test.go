@@ -120,9 +120,15 @@ func TestPushgateway(t *testing.T) {
 	// not in the new push, so its series go; the other family stays.
 	again := reuseprom.NewCollector()
 	p := &reuse.Pool[*int]{New: func() *int { return new(int) }, CountAll: true}
-	for range 42 {
-		p.Get()
+	held := make([]*int, 42) // 42 gets, given back when the test ends
+	for i := range held {
+		held[i] = p.Get()
 	}
+	defer func() {
+		for _, x := range held {
+			p.Put(x)
+		}
+	}()
 	if err := again.Register("records", p); err != nil {
 		t.Fatal(err)
 	}

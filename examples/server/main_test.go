@@ -123,9 +123,15 @@ func TestPrometheusScrapes(t *testing.T) {
 	// A batch job's pool, pushed to the Pushgateway.
 	const batchJob = "reuse_batch_it"
 	batchPool := &reuse.Pool[*int]{New: func() *int { return new(int) }, CountAll: true}
-	for range 7 {
-		batchPool.Get()
+	held := make([]*int, 7) // 7 gets, given back when the test ends
+	for i := range held {
+		held[i] = batchPool.Get()
 	}
+	defer func() {
+		for _, x := range held {
+			batchPool.Put(x)
+		}
+	}()
 	batch := reuseprom.NewCollector()
 	if err := batch.Register("rows", batchPool); err != nil {
 		t.Fatal(err)

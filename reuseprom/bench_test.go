@@ -100,19 +100,24 @@ func BenchmarkScrape(b *testing.B) {
 	}
 }
 
-var sink *[]byte
+var (
+	sink      *[]byte
+	statsSink reuse.Stats
+)
 
 // BenchmarkGetPut measures a pool's Get and Put alone (scrape=none), while
-// a Collector over it and 99 other pools runs its Collect every millisecond on
-// another goroutine (scrape=collect-1ms), and while a registry holding that
-// Collector is gathered every 10 ms (scrape=gather-10ms). Both scrape far
+// another goroutine reads the pool's Stats every millisecond, allocating
+// nothing (scrape=stats-1ms), while a Collector over it and 99 other pools
+// runs its Collect every millisecond (scrape=collect-1ms), and while a
+// registry holding that Collector is gathered every 10 ms
+// (scrape=gather-10ms). The last two scrape far
 // more often than Prometheus does (every 15 s to 1 min): what they add to
 // Get/Put is the CPU and garbage of scraping on a busy machine, not a change
 // to Get and Put, which the Collector never calls; it only reads the counters
 // the pool keeps anyway. The allocation columns include the scraper's.
 func BenchmarkGetPut(b *testing.B) {
 	for _, countAll := range []bool{false, true} {
-		for _, scrape := range []string{"none", "collect-1ms", "gather-10ms"} {
+		for _, scrape := range []string{"none", "stats-1ms", "collect-1ms", "gather-10ms"} {
 			b.Run(fmt.Sprintf("countall=%t/scrape=%s", countAll, scrape), func(b *testing.B) {
 				p := &reuse.Pool[*[]byte]{New: func() *[]byte { s := make([]byte, 0, 64); return &s }, CountAll: countAll}
 				if scrape != "none" {
@@ -159,7 +164,11 @@ func startScraper(b *testing.B, p reuseprom.Source, how string) (stop func()) {
 				return
 			case <-t.C:
 			}
-			if how == "gather-10ms" {
+			switch how {
+			case "stats-1ms":
+				statsSink = p.Stats()
+				continue
+			case "gather-10ms":
 				if _, err := reg.Gather(); err != nil {
 					panic(err)
 				}

@@ -40,8 +40,8 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // pool it holds whatever its previous user left in it, up to its capacity.
 // Write every element before reading it, as with a buffer. Only a slice the
 // pool had to allocate is zeroed like one from make. Clearing on every Get
-// would cost as much as the allocation it saves for large slices (see the
-// benchmarks: zero=true), so it is opt-in. With Zero set, Put clears each
+// would cost more than the pool saves for large slices (BenchmarkSlices,
+// impl=reuse-zero: about 3 µs per 64 KiB), so it is opt-in. With Zero set, Put clears each
 // slice's whole capacity, and Get then behaves exactly like make. Set Zero for
 // slices that held secrets, and for element types that hold pointers unless
 // you clear them yourself: otherwise the pool keeps what they point to alive
@@ -59,8 +59,9 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // below its capacity; a slice with a capacity above MaxCap is dropped, and so
 // is a nil or zero-capacity one. No kept array is larger than MaxCap elements.
 // Each class is a slot per P (processor) in front of a sync.Pool: the slot
-// costs about half as much as the sync.Pool, which takes the slices the slot
-// has no room for. Every garbage collection drops what a sync.Pool has not
+// costs less than a sync.Pool operation, and the sync.Pool takes the slices
+// the slot has no room for. Where a goroutine cannot be pinned to its P (under
+// the race detector, and TinyGo) the sync.Pools work alone. Every garbage collection drops what a sync.Pool has not
 // handed out again since the previous collection, and a P's slots are emptied
 // at its first Get or Put after a collection. So what a Slices retains is
 // bounded by MaxCap times the slices Put since the last two collections, and
@@ -94,8 +95,8 @@ type slicesState struct {
 	// without it on the reference machine).
 	_ [64]byte
 	// shards holds, for each P, one slot per class: a cache in front of the
-	// sync.Pools that costs a pin and two plain memory accesses, where a
-	// sync.Pool costs about twice that. Nil where pin.OK is false.
+	// sync.Pools that costs a pin and two plain memory accesses, less than a
+	// sync.Pool's Get or Put. Nil where pin.OK is false.
 	shards []slicesShard
 	// pools holds one sync.Pool per class, of *E pointing to the first
 	// element of an array of the class's size. The class gives the capacity

@@ -130,7 +130,14 @@ func (p *Pool) calibrate(st *state) {
 		for k := range st.cells {
 			sum += st.cells[k].hist[i].Load()
 		}
-		st.weight[i] = st.weight[i]*decay + float64(sum-st.last[i])
+		w := st.weight[i]*decay + float64(sum-st.last[i])
+		if w < 0.01 {
+			// Below a hundredth of a Put: forget it, before it decays
+			// into subnormal floats, whose arithmetic is a hundred times
+			// slower.
+			w = 0
+		}
+		st.weight[i] = w
 		st.last[i] = sum
 		total += st.weight[i]
 	}

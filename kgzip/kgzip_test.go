@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/reuse-go/reuse/gzpool"
+	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/kgzip"
 	"github.com/reuse-go/reuse/reusetest"
 )
@@ -38,9 +40,22 @@ func stdGunzip(src []byte) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
+// slow reports whether the tests should do less: under -short, the race
+// detector and wasm.
+func slow() bool {
+	return testing.Short() || race.Enabled || runtime.GOARCH == "wasm"
+}
+
+func sizes() []int {
+	if slow() {
+		return []int{0, 1, 200, 64 << 10}
+	}
+	return []int{0, 1, 200, 64 << 10, 300 << 10}
+}
+
 func TestRoundTrip(t *testing.T) {
 	for _, level := range []int{-2, -1, 0, 1, 5, 9} {
-		for _, size := range []int{0, 1, 200, 64 << 10, 300 << 10} {
+		for _, size := range sizes() {
 			t.Run(fmt.Sprintf("level=%d/size=%d", level, size), func(t *testing.T) {
 				src := text(size)
 				z, err := kgzip.Compress([]byte("p"), src, level)
@@ -124,13 +139,17 @@ func TestBomb(t *testing.T) {
 	var b bytes.Buffer
 	w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 	zeros := make([]byte, 1<<20)
-	for i := 0; i < 256; i++ {
+	n := 256
+	if slow() {
+		n = 16
+	}
+	for i := 0; i < n; i++ {
 		w.Write(zeros)
 	}
 	w.Close()
 	out, err := kgzip.Decompress(nil, b.Bytes(), 1<<20)
 	if !errors.Is(err, kgzip.ErrTooLarge) || len(out) != 0 {
-		t.Fatalf("Decompress of a 256 MiB bomb with a 1 MiB limit: %d bytes, %v; want ErrTooLarge", len(out), err)
+		t.Fatalf("Decompress of a %d MiB bomb with a 1 MiB limit: %d bytes, %v; want ErrTooLarge", n, len(out), err)
 	}
 }
 

@@ -72,7 +72,7 @@ func BenchmarkCompress(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				defer reusetest.ReportAllocs(b)()
 				defer reportCPU(b)()
-			defer reportCPU(b)()
+				defer reportCPU(b)()
 				for b.Loop() {
 					if dst, err = impl.compress(dst[:0], src, -1); err != nil {
 						b.Fatal(err)
@@ -151,7 +151,7 @@ func BenchmarkDecompress(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				defer reusetest.ReportAllocs(b)()
 				defer reportCPU(b)()
-			defer reportCPU(b)()
+				defer reportCPU(b)()
 				for b.Loop() {
 					if out, err = impl.decompress(out[:0], stream, len(src)); err != nil {
 						b.Fatal(err)

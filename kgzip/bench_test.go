@@ -72,7 +72,6 @@ func BenchmarkCompress(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				defer reusetest.ReportAllocs(b)()
 				defer reportCPU(b)()
-				defer reportCPU(b)()
 				for b.Loop() {
 					if dst, err = impl.compress(dst[:0], src, -1); err != nil {
 						b.Fatal(err)
@@ -150,7 +149,6 @@ func BenchmarkDecompress(b *testing.B) {
 				}
 				b.SetBytes(int64(len(src)))
 				defer reusetest.ReportAllocs(b)()
-				defer reportCPU(b)()
 				defer reportCPU(b)()
 				for b.Loop() {
 					if out, err = impl.decompress(out[:0], stream, len(src)); err != nil {

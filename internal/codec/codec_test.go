@@ -673,3 +673,48 @@ func TestNoCompressionBound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecompress feeds arbitrary bytes to every format's Decompress and
+// checks them against the standard library read with the same bound.
+func FuzzDecompress(f *testing.F) {
+	for i, fm := range formats {
+		for _, s := range []string{"", "hello, hello, hello", strings.Repeat("xyz", 500)} {
+			z := fm.stdCompress(f, []byte(s), 6)
+			f.Add(uint8(i), z, uint16(len(s)))
+			f.Add(uint8(i), z[:len(z)/2], uint16(len(s)))
+			f.Add(uint8(i), z, uint16(len(s)/2))
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, src []byte, limit16 uint16) {
+		fm := formats[int(which)%len(formats)]
+		limit := int(limit16)
+		out, err := fm.decompress(nil, src, limit)
+		if len(out) > limit {
+			t.Fatalf("%s: Decompress returned %d bytes, above the limit %d", fm.name, len(out), limit)
+		}
+		if err == nil && cap(out) > limit+limit/8+8192 {
+			t.Fatalf("%s: Decompress allocated cap %d for a limit of %d", fm.name, cap(out), limit)
+		}
+		var std []byte
+		r, stdErr := fm.stdReader(bytes.NewReader(src))
+		if stdErr == nil {
+			std, stdErr = io.ReadAll(io.LimitReader(r, int64(limit)+1))
+		}
+		switch {
+		case err == nil:
+			if stdErr != nil || !bytes.Equal(out, std) {
+				t.Fatalf("%s: Decompress = %d bytes; standard library: %d bytes, %v", fm.name, len(out), len(std), stdErr)
+			}
+		case errors.Is(err, codec.ErrTooLarge):
+			if len(std) <= limit {
+				t.Fatalf("%s: Decompress: %v, but the standard library gives %d bytes, %v", fm.name, err, len(std), stdErr)
+			}
+		case errors.Is(err, codec.ErrCorrupt):
+			if stdErr == nil {
+				t.Fatalf("%s: Decompress: %v, but the standard library reads %d bytes without error", fm.name, err, len(std))
+			}
+		default:
+			t.Fatalf("%s: Decompress: unexpected error %v", fm.name, err)
+		}
+	})
+}

@@ -241,11 +241,9 @@ func (s *Slices[E]) Get(n int) []E {
 			return make([]E, n)
 		}
 	}
-	c, size := sizeclass.Fit(n)
-	if st.shards != nil {
-		if x := st.take(c); x != nil {
-			return unsafe.Slice((*E)(x), size)[:n]
-		}
+	x, c, size := st.take(n)
+	if x != nil {
+		return unsafe.Slice((*E)(x), size)[:n]
 	}
 	if x := st.pools[c].Get(); x != nil {
 		// The pool holds only *E: read the pointer out of the interface
@@ -329,11 +327,15 @@ func (s *Slices[E]) putSlow(x []E) *slicesState {
 	return st
 }
 
-// take empties and returns the slot of class c of the caller's P, nil when
-// it is empty or the P has no shard (GOMAXPROCS grew after the first use).
-// It is not generic, so that the pinning inlines into it.
-func (st *slicesState) take(c int) unsafe.Pointer {
-	var x unsafe.Pointer
+// take returns n's class and its size, and empties and returns the slot of
+// that class of the caller's P: nil when it is empty, or when the P has no
+// shard (no pinning here, or GOMAXPROCS grew after the first use). It is not
+// generic, so that the pinning inlines into it.
+func (st *slicesState) take(n int) (x unsafe.Pointer, c, size int) {
+	c, size = sizeclass.Fit(n)
+	if st.shards == nil {
+		return nil, c, size
+	}
 	pid := pin.Pin() // nothing here may allocate or block
 	if pid < len(st.shards) {
 		sh := &st.shards[pid]
@@ -344,7 +346,7 @@ func (st *slicesState) take(c int) unsafe.Pointer {
 		sh.slots[c] = nil
 	}
 	pin.Unpin()
-	return x
+	return x, c, size
 }
 
 // give stores x in the slot of class c of the caller's P if that slot is

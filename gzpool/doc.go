@@ -63,16 +63,21 @@
 //
 // # When not to pool
 //
-// (measured with benchstat -count=6 on 2 shared cores, Go 1.26; see the
-// package benchmarks)
+// Measured with benchstat -count=6 on 2 shared cores, Go 1.26, default level,
+// CPU time per call (kgzip's BenchmarkCompress and BenchmarkDecompress, which
+// run compress/gzip, gzpool, klauspost/compress and kgzip side by side):
 //
-// Pooling pays when the setup dominates: compressing 200 bytes,
-// Compress is several times faster than gzip.NewWriter per call and allocates
-// nothing, and Decompress beats gzip.NewReader per call. At 64 KiB the
-// compression itself dominates and the pooled and per-call forms cost about
-// the same time; the pool then only saves the garbage. Do not pool when you
-// compress rarely (a pooled writer costs up to 1.2 MB of heap until two
-// collections pass), when each call uses a different level, or when the
-// standard library's cost is not measurable in your program: compress/gzip
-// directly is simpler.
+//	                 gzip.New* per call   gzpool              ratio
+//	Compress 200 B   419 µs, 17 allocs    20.3 µs, 0 allocs   20.6x
+//	Compress 64 KiB  5.30 ms, 17 allocs   4.88 ms, 0 allocs   1.09x
+//	Decompress 200 B 22.3 µs, 5 allocs    3.74 µs, 0 allocs   6.0x
+//	Decompress 64 KiB 252 µs, 12 allocs   241 µs, 7 allocs    1.05x
+//
+// Pooling pays when the setup dominates, as it does for small payloads. At
+// 64 KiB the compression itself dominates and the pooled and per-call forms
+// cost about the same; the pool then saves only the 800 KB of garbage per
+// call. Do not pool when you compress rarely (a pooled writer holds up to
+// 1.2 MB of heap until two collections pass), when calls spread over many
+// levels, or when compress/gzip's cost does not show in your profile:
+// compress/gzip directly is simpler.
 package gzpool

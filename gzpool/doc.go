@@ -67,11 +67,11 @@
 // CPU time per call (kgzip's BenchmarkCompress and BenchmarkDecompress, which
 // run compress/gzip, gzpool, klauspost/compress and kgzip side by side):
 //
-//	                 gzip.New* per call   gzpool              ratio
-//	Compress 200 B   419 µs, 17 allocs    20.3 µs, 0 allocs   20.6x
-//	Compress 64 KiB  5.30 ms, 17 allocs   4.88 ms, 0 allocs   1.09x
-//	Decompress 200 B 22.3 µs, 5 allocs    3.74 µs, 0 allocs   6.0x
-//	Decompress 64 KiB 252 µs, 12 allocs   241 µs, 7 allocs    1.05x
+//	                   gzip.New* per call   gzpool              ratio
+//	Compress 200 B     419 µs, 17 allocs    20.3 µs, 0 allocs   20.6x
+//	Compress 64 KiB    5.30 ms, 17 allocs   4.88 ms, 0 allocs   1.09x
+//	Decompress 200 B   22.3 µs, 5 allocs    3.74 µs, 0 allocs   6.0x
+//	Decompress 64 KiB  252 µs, 12 allocs    241 µs, 7 allocs    1.05x
 //
 // Pooling pays when the setup dominates, as it does for small payloads. At
 // 64 KiB the compression itself dominates and the pooled and per-call forms

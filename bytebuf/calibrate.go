@@ -207,5 +207,6 @@ func (p *Pool) calibrate(st *state) {
 	st.keepCap.Store(int64(keepCap))
 	p.def.Store(int32(best + 1))
 	p.homeMax.Store(2 * int64(sizeclass.Size(best)))
+	p.refreshLimit()
 	st.calibrations.Add(1)
 }

@@ -74,6 +74,11 @@ type Pool struct {
 	// homeMax is the largest home array Put keeps: twice the default
 	// capacity once calibrated, 0 (no limit but MaxCap) before.
 	homeMax atomic.Int64
+	// limit is the largest capacity the fast path of Put keeps: homeMax
+	// (MaxCap before calibration), or -1 while the pool is over budget;
+	// 0 until first computed, which sends Puts to putSlow. refreshLimit
+	// recomputes it wherever its inputs change.
+	limit atomic.Int64
 	// homeBytes is the capacity of the home arrays of the Buffers this
 	// pool made that the garbage collector has not yet freed.
 	homeBytes atomic.Int64
@@ -164,7 +169,11 @@ func (p *Pool) newBuffer() *Buffer {
 		// A random phase, so that short-lived Buffers are sampled too.
 		tick: 1 + rand.Uint32N(sampleEvery),
 	}
-	runtime.AddCleanup(b, func(a *account) { p.homeBytes.Add(-a.n.Load()) }, a)
+	runtime.AddCleanup(b, func(a *account) {
+		p.homeBytes.Add(-a.n.Load())
+		p.refreshLimit()
+	}, a)
+	p.refreshLimit()
 	return b
 }
 
@@ -177,31 +186,20 @@ func (p *Pool) newBuffer() *Buffer {
 // calibration found common. A Buffer that was not made by a Pool is dropped;
 // one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
-	if b == nil || b.pool != p || b.home != nil || b.tick <= 1 {
+	if b == nil || b.pool != p || b.home != nil || b.tick <= 1 || int64(cap(b.buf)) > p.limit.Load() {
 		p.putSlow(b)
 		return
 	}
-	// The fast path: b did not grow and is not sampled this time.
+	// The fast path: b did not grow, is not sampled this time, and its
+	// home array is within the limit.
 	b.tick--
 	b.puts++
-	p.keep(b)
-}
-
-// keep gives b, with its home array, to the sync.Pool, unless the home is
-// from before the workload shrank, or the pool is over its budget.
-func (p *Pool) keep(b *Buffer) {
-	if m := p.homeMax.Load(); m > 0 && int64(cap(b.buf)) > m || p.homeBytes.Load()+p.largeBytes.Load() > p.budgetBytes() {
-		// A home array from before the workload shrank, or more Buffers
-		// alive than the budget allows: let the collector have it.
-		p.drops.Add(1)
-		return
-	}
 	b.buf = b.buf[:0]
 	p.bufs.Put(b)
 }
 
-// putSlow is Put for nil and foreign Buffers, Buffers that grew, and the
-// Puts that are sampled.
+// putSlow is Put for nil and foreign Buffers, Buffers that grew, the Puts
+// that are sampled, and Buffers the pool may not keep.
 func (p *Pool) putSlow(b *Buffer) {
 	if p == nil {
 		panic("bytebuf.Pool.Put: nil *Pool")
@@ -222,11 +220,35 @@ func (p *Pool) putSlow(b *Buffer) {
 		// a sample.
 		p.sample(b, 1)
 		p.putGrown(b)
-	} else {
+	} else if b.tick--; b.tick == 0 {
 		b.tick = sampleEvery
 		p.sample(b, sampleEvery)
 	}
-	p.keep(b)
+	p.refreshLimit()
+	if int64(cap(b.buf)) > p.limit.Load() {
+		// A home array from before the workload shrank, or more Buffers
+		// alive than the budget allows: let the collector have it.
+		p.drops.Add(1)
+		return
+	}
+	b.buf = b.buf[:0]
+	p.bufs.Put(b)
+}
+
+// refreshLimit recomputes limit from homeMax, MaxCap and the bytes
+// retained. It writes only when the value changes, so that the line Put
+// reads stays shared between processors.
+func (p *Pool) refreshLimit() {
+	l := p.homeMax.Load()
+	if l == 0 {
+		l = int64(p.maxCapBytes())
+	}
+	if p.homeBytes.Load()+p.largeBytes.Load() > p.budgetBytes() {
+		l = -1
+	}
+	if p.limit.Load() != l {
+		p.limit.Store(l)
+	}
 }
 
 // putGrown takes the grown array off b at Put, and leaves b with its home

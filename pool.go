@@ -244,7 +244,6 @@ func (p *Pool[T]) count(i int) {
 	c.Add(i)
 }
 
-
 // Stats returns a snapshot of the pool's counters. The counters are read one
 // at a time while other goroutines may be updating them, so a snapshot taken
 // under load is approximate; each counter is exact once the pool is quiet.

@@ -121,15 +121,25 @@
 //
 // # When not to pool
 //
-// A pool pays off when buffers are large or many: below a few hundred bytes
-// a fresh bytes.Buffer on the stack, or a []byte from make, costs about as
-// much as a Get and a Put, and the garbage collector handles short-lived
-// small objects well (pitfall P6). A buffer that is kept, not returned (it
-// becomes a message stored in a map, or is handed to another goroutine that
-// outlives the request), should not come from a pool: copy out of the pooled
-// one, or allocate. A program that writes buffers rarely gains nothing from
-// keeping them between GCs.
+// Measured on this project's machine (Intel Xeon 2.8 GHz, 2 cores shared
+// with other jobs, Go 1.26, benchstat medians of 6 runs; the benchmarks
+// module has the code): a Get, one Write and a Put cost 23 ns for 100 bytes,
+// 47 ns for 4 KiB and 1.5 µs for 64 KiB (mostly the copy), the same as a
+// sync.Pool of *bytes.Buffer within the noise, against 111 ns, 2.2 µs and
+// 22 µs for a new bytes.Buffer each time. Under the mixed workload W11 (95%
+// of requests write about 1 KiB, 5% about 1 MiB, 32 in flight) a request
+// costs 3.0 µs against 6.8 µs with a sync.Pool of *bytes.Buffer and 4.5 µs
+// with libp2p/go-buffer-pool, holds 1.13 times the capacity it writes
+// (40.6 and 2.45 times with those), and 2.3 MiB stay in the heap after one
+// GC (64 MiB and 10.7 MiB).
 //
-// Measured on this project's machine (2 cores, shared; see the README for
-// the table): ...
+// So a pool pays off whenever the buffer would otherwise be allocated on the
+// heap. It does not when the buffer can live on the stack: a small array of
+// known size (var a [64]byte; append(a[:0], ...)) costs nothing to free, and
+// the compiler can only keep it there if it does not escape, which a pooled
+// Buffer always does. Do not pool a buffer that is kept rather than returned
+// (it becomes a message stored in a map, or goes to a goroutine that outlives
+// the request): copy out of the pooled one, or allocate. A program that
+// writes buffers rarely gains nothing from keeping them, and pays for the
+// memory kept.
 package bytebuf

@@ -55,16 +55,29 @@
 //
 // # Retention
 //
-// Pool keeps what sync.Pool keeps: every garbage collection moves the pool's
-// contents to a victim cache and frees the previous victim, so a value that is
-// not taken again survives at most two collections (pitfall P6). The bound on
-// what one value may pin is Accept's business; [Slices] and bytebuf.Pool
-// enforce theirs from the first call.
+// A Pool keeps one value per processor (P) in a slot of its own, in front of
+// a sync.Pool that holds the rest. The slot is what makes Pool as fast as a
+// bare sync.Pool of pointers, and faster than any sync.Pool for value types:
+// a Get that follows a Put on the same P is a pin and two plain memory
+// accesses, with no interface and no box.
+//
+// The sync.Pool behind the slots forgets its contents over two garbage
+// collections (pitfall P6). A slot is emptied at the first use of the pool on
+// its P after a collection. So a pool in use retains what sync.Pool would,
+// and a pool left idle after a burst keeps at most one value per P
+// (GOMAXPROCS values) until it is used again. Where that matters (values of
+// megabytes in a pool that goes quiet), use Accept to refuse large values.
+// The bound on what one value may pin is Accept's business; [Slices] and
+// bytebuf.Pool enforce theirs from the first call.
+//
+// Under the race detector and under TinyGo there are no slots: the pool is a
+// sync.Pool alone.
 //
 // # Cost of counting
 //
-// Counting every Get and Put costs one increment per call in a per-processor
-// cell (no locked instruction, no shared cache line). Measured on this
+// Counting every Get and Put costs one plain increment per call in the
+// caller's per-P slot, which Get and Put touch anyway: no locked instruction,
+// no shared cache line. (Where there are no slots, a per-P striped counter.) Measured on this
 // project's 2-core reference machine with Go 1.26 (benchstat, -count=6,
 // interleaved runs), Get+Put of a pointer:
 //

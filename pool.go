@@ -2,27 +2,29 @@ package reuse
 
 import (
 	"reflect"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/debug"
+	"github.com/reuse-go/reuse/internal/pin"
 	"github.com/reuse-go/reuse/internal/stripe"
 )
 
-// Pool is a typed pool of values of type T over sync.Pool.
+// Pool is a typed pool of values of type T.
 //
 // The zero value is ready to use: Get then returns the zero T when the pool is
-// empty. Set New, Reset and Accept before the first Get or Put and do not change
-// them afterwards. A Pool is safe for use by multiple goroutines and must not be
-// copied after first use.
+// empty. Set New, Reset, Accept and CountAll before the first Get or Put and
+// do not change them afterwards. A Pool is safe for use by multiple goroutines
+// and must not be copied after first use.
 //
 // Put transfers ownership of x to the pool: the caller must not use x, or any
 // memory reachable only through it, after Put. See the package documentation.
 //
-// Like sync.Pool, a Pool may drop any value at any time, in particular at every
-// garbage collection; it retains at most what sync.Pool retains, which is bounded
-// by what was Put since the previous two collections.
+// A Pool keeps one value per processor (P) in a slot of its own, and the rest
+// in a sync.Pool. Both forget their contents at garbage collection: see
+// "# Retention" in the package documentation.
 type Pool[T any] struct {
 	// New, if non-nil, is called by Get when the pool has nothing to give.
 	// When New is nil, Get returns the zero T in that case.
@@ -39,29 +41,77 @@ type Pool[T any] struct {
 	// grew too large out of the pool.
 	Accept func(T) bool
 
-	// CountAll makes Stats count every Get and Put. It is off by default because
-	// counting costs a striped atomic add on each call (see "# Cost of
-	// counting" in the package documentation); News and Drops are always
-	// counted.
+	// CountAll makes Stats count every Get and Put. It is off by default
+	// because counting costs an increment per call (see "# Cost of counting"
+	// in the package documentation); News and Drops are always counted.
 	CountAll bool
 
+	// local is set by the first Get or Put: how T is stored, and the per-P
+	// slots.
+	local atomic.Pointer[poolLocal]
 	// items holds T itself when T is pointer-shaped (storing it in an interface
 	// does not allocate), and *T boxes otherwise.
 	items sync.Pool
-	// mode is 0 until the first Put decides how T is stored: see initMode.
-	mode atomic.Uint32
-	// all holds the Get and Put counters once CountAll is used.
-	all atomic.Pointer[stripe.Counters]
-	// boxes holds emptied *T boxes for the next Put, for non-pointer-shaped
-	// T. (A per-P stack of boxes, tried instead, cost as many instructions as
-	// this second sync.Pool and kept boxes across collections.)
+	// boxes holds emptied *T boxes for the next Put, for non-pointer-shaped T.
 	boxes sync.Pool
+	// all holds the Get and Put counters of CountAll where the per-P slots
+	// are not used (the race detector, TinyGo, a P added after first use).
+	all atomic.Pointer[stripe.Counters]
 
 	_ [64]byte // keep the rare counters off the lines read on every call
 
 	news  atomic.Uint64
 	drops atomic.Uint64
 }
+
+// poolLocal is what a Pool decides at first use. It is never changed after.
+type poolLocal struct {
+	mode uint32
+	// shards has one slot per P at first use; nil where pin.OK is false.
+	shards []poolShard
+}
+
+// poolShard is one P's slot. Only goroutines pinned to that P read or write
+// it, so plain loads and stores are enough; Stats reads the counters with
+// atomic loads.
+type poolShard struct {
+	gets, puts uint64 // counted when CountAll; first, for 64-bit alignment on 32-bit platforms
+	// val is the value when T is one pointer word, or the shard's own box
+	// (a *T, allocated at first use) otherwise.
+	val unsafe.Pointer
+	// gen is the gcGen the slot was filled under: a slot filled before the
+	// last collection is emptied before use.
+	gen  uint32
+	full bool
+	_    [128 - 32]byte
+}
+
+// plainCount is true where a shard's owner may increment its counters with
+// plain adds: a 64-bit store is never torn, so Stats' atomic loads see whole
+// values. 32-bit platforms use atomic adds.
+const plainCount = unsafe.Sizeof(uintptr(0)) == 8
+
+func (sh *poolShard) count(n *uint64) {
+	if plainCount {
+		*n++
+	} else {
+		atomic.AddUint64(n, 1)
+	}
+}
+
+// Bits of poolLocal.mode.
+const (
+	modeDirect  = 1 << iota // T is stored in sync.Pool's interface as is; otherwise through a *T box
+	modeWord                // T is one pointer word: the slot holds it; otherwise a box
+	modeNilable             // a T can be nil, and a nil T is never kept
+	modeHooks               // Accept or Reset is set
+)
+
+// Counter indexes in the striped counters.
+const (
+	countGets = iota
+	countPuts
+)
 
 // Stats is a snapshot of a pool's counters.
 type Stats struct {
@@ -84,32 +134,57 @@ func (s Stats) Hits() uint64 {
 	return s.Gets - s.News
 }
 
-// Bits of Pool.mode.
-const (
-	modeSet     = 1 << iota // the mode has been decided
-	modeDirect              // T is stored in the interface as is; otherwise through a *T box
-	modeNilable             // a T can be nil, and a nil T is never kept
-	modeHooks               // Accept, Reset or CountAll is set
-
-	// modeFast is a pointer-shaped T with no hooks: Put only checks for nil.
-	modeFast = modeSet | modeDirect | modeNilable
-)
-
-// Counter indexes in the striped counters.
-const (
-	countGets = iota
-	countPuts
-)
-
 // Get takes a value from the pool, or returns New() when the pool is empty
 // (the zero T when New is nil). The caller owns the value until it Puts it.
 func (p *Pool[T]) Get() T {
 	if p == nil {
 		panic("reuse: Pool.Get called on a nil *Pool")
 	}
+	l := p.local.Load()
+	if l == nil {
+		l = p.init()
+	}
+	if pin.OK {
+		pid := pin.Pin() // nothing may allocate, block or call user code until Unpin
+		if pid < len(l.shards) {
+			sh := &l.shards[pid]
+			if sh.gen != gcGen.Load() {
+				flush[T](sh, l.mode)
+			}
+			if p.CountAll {
+				sh.count(&sh.gets)
+			}
+			if sh.full {
+				var v T
+				if l.mode&modeWord != 0 {
+					v = *(*T)(unsafe.Pointer(&sh.val))
+					sh.val = nil
+				} else {
+					b := (*T)(sh.val)
+					v = *b
+					var zero T
+					*b = zero // the box must not keep the value's memory alive
+				}
+				sh.full = false
+				pin.Unpin()
+				if debug.Enabled {
+					debugGot(p, v)
+				}
+				return v
+			}
+			pin.Unpin()
+			return p.getShared()
+		}
+		pin.Unpin()
+	}
 	if p.CountAll {
 		p.count(countGets)
 	}
+	return p.getShared()
+}
+
+// getShared is Get's path when the caller's slot is empty.
+func (p *Pool[T]) getShared() T {
 	if x := p.items.Get(); x != nil {
 		// A pointer-shaped T was stored as is; anything else in a *T box.
 		if v, ok := x.(T); ok {
@@ -120,11 +195,6 @@ func (p *Pool[T]) Get() T {
 		}
 		return p.unbox(x)
 	}
-	return p.miss()
-}
-
-// miss is Get's path when the pool is empty.
-func (p *Pool[T]) miss() T {
 	if p.New == nil {
 		var zero T
 		return zero
@@ -144,7 +214,7 @@ func (p *Pool[T]) unbox(x any) T {
 	v := *b
 	var zero T
 	*b = zero // the box must not keep the value's memory alive
-	p.boxes.Put(b)
+	p.boxes.Put(x)
 	if debug.Enabled {
 		debugGot(p, v)
 	}
@@ -164,43 +234,69 @@ func (p *Pool[T]) Put(x T) {
 	if debug.Enabled && !debugPut(p, x) {
 		return // a double Put, reported; storing it twice would hand it out twice
 	}
-	// The common case, a pointer with no hooks, checks one word of mode.
+	l := p.local.Load()
+	if l == nil {
+		l = p.init()
+	}
 	// Every nilable kind keeps its nil-ness in its first word: the pointer,
 	// the slice's array, the interface's type.
-	if p.mode.Load() == modeFast && *(*unsafe.Pointer)(unsafe.Pointer(&x)) != nil {
-		if debug.Enabled {
-			debugSeal(x)
-		}
-		p.items.Put(x)
-		return
-	}
-	p.put(x)
-}
-
-// put is Put's general path: first Put, nil values, hooks, and boxing.
-func (p *Pool[T]) put(x T) {
-	m := p.mode.Load()
-	if m == 0 {
-		m = p.initMode()
-	}
-	if m&modeNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
+	if l.mode&modeNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
 		p.drops.Add(1)
 		return
 	}
-	if p.Accept != nil && !p.Accept(x) {
-		p.drops.Add(1)
+	if l.mode&modeHooks != 0 && !p.prepare(x) {
 		return
-	}
-	if p.Reset != nil {
-		p.Reset(x)
 	}
 	if debug.Enabled {
 		debugSeal(x)
 	}
+	if pin.OK {
+		pid := pin.Pin() // nothing may allocate, block or call user code until Unpin
+		if pid < len(l.shards) {
+			sh := &l.shards[pid]
+			if sh.gen != gcGen.Load() {
+				flush[T](sh, l.mode)
+			}
+			if p.CountAll {
+				sh.count(&sh.puts)
+			}
+			if !sh.full {
+				if l.mode&modeWord != 0 {
+					sh.val = *(*unsafe.Pointer)(unsafe.Pointer(&x))
+				} else {
+					*(*T)(sh.val) = x
+				}
+				sh.full = true
+				pin.Unpin()
+				return
+			}
+			pin.Unpin()
+			p.putShared(x, l.mode)
+			return
+		}
+		pin.Unpin()
+	}
 	if p.CountAll {
 		p.count(countPuts)
 	}
-	if m&modeDirect != 0 {
+	p.putShared(x, l.mode)
+}
+
+// prepare runs Accept and Reset on x, and reports whether x is to be kept.
+func (p *Pool[T]) prepare(x T) bool {
+	if p.Accept != nil && !p.Accept(x) {
+		p.drops.Add(1)
+		return false
+	}
+	if p.Reset != nil {
+		p.Reset(x)
+	}
+	return true
+}
+
+// putShared is Put's path when the caller's slot is taken.
+func (p *Pool[T]) putShared(x T, mode uint32) {
+	if mode&modeDirect != 0 {
 		p.items.Put(x)
 		return
 	}
@@ -212,25 +308,54 @@ func (p *Pool[T]) put(x T) {
 	p.items.Put(b)
 }
 
-// initMode decides, once per pool, how T is stored and whether Put can take
-// the fast path. Concurrent first Puts compute and store the same value. That is why New, Reset, Accept and CountAll must be set
-// before first use.
-func (p *Pool[T]) initMode() uint32 {
-	m := uint32(modeSet)
+// flush empties a slot filled before the last garbage collection, so that it
+// keeps nothing alive longer than the sync.Pool behind it would. The caller is
+// pinned to the slot's P.
+func flush[T any](sh *poolShard, mode uint32) {
+	if sh.full {
+		if mode&modeWord != 0 {
+			sh.val = nil
+		} else {
+			var zero T
+			*(*T)(sh.val) = zero
+		}
+		sh.full = false
+	}
+	sh.gen = gcGen.Load()
+}
+
+// init decides, once per pool, how T is stored, and makes the per-P slots.
+// Concurrent first uses may each build one; the first stored wins.
+func (p *Pool[T]) init() *poolLocal {
+	l := new(poolLocal)
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func:
-		m |= modeDirect | modeNilable
+		l.mode = modeDirect | modeWord | modeNilable
 	case reflect.Interface:
-		// Converting an interface to any does not allocate.
-		m |= modeDirect | modeNilable
+		// Converting an interface to any does not allocate, but an
+		// interface is two words: the slot holds it in a box.
+		l.mode = modeDirect | modeNilable
 	case reflect.Slice:
-		m |= modeNilable
+		l.mode = modeNilable
 	}
-	if p.Accept != nil || p.Reset != nil || p.CountAll {
-		m |= modeHooks
+	if p.Accept != nil || p.Reset != nil {
+		l.mode |= modeHooks
 	}
-	p.mode.Store(m)
-	return m
+	if pin.OK {
+		gcWatchOnce.Do(watchGC)
+		l.shards = make([]poolShard, runtime.GOMAXPROCS(0))
+		gen := gcGen.Load()
+		for i := range l.shards {
+			l.shards[i].gen = gen
+			if l.mode&modeWord == 0 {
+				l.shards[i].val = unsafe.Pointer(new(T))
+			}
+		}
+	}
+	if !p.local.CompareAndSwap(nil, l) {
+		l = p.local.Load()
+	}
+	return l
 }
 
 func (p *Pool[T]) count(i int) {
@@ -255,6 +380,12 @@ func (p *Pool[T]) Stats() Stats {
 	if c := p.all.Load(); c != nil {
 		s.Gets = c.Sum(countGets)
 		s.Puts = c.Sum(countPuts)
+	}
+	if l := p.local.Load(); l != nil {
+		for i := range l.shards {
+			s.Gets += atomic.LoadUint64(&l.shards[i].gets)
+			s.Puts += atomic.LoadUint64(&l.shards[i].puts)
+		}
 	}
 	return s
 }

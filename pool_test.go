@@ -356,9 +356,10 @@ func testRelease(t *testing.T, mk func() (*int, func())) {
 		runtime.GC() // the second frees them
 		time.Sleep(10 * time.Millisecond)
 	}
-	// Allow a few stragglers held in per-P caches of other goroutines.
-	if got := cleaned.Load(); got < n-2 {
-		t.Errorf("%d of %d pooled values were collected, want at least %d", got, n, n-2)
+	// The pool's per-P slots may each keep one value until the pool is used
+	// again (see Retention in the package docs); everything else must go.
+	if got, want := cleaned.Load(), int64(n-runtime.GOMAXPROCS(0)); got < want {
+		t.Errorf("%d of %d pooled values were collected, want at least %d", got, n, want)
 	}
 }
 

@@ -134,36 +134,6 @@ type slicesShard struct {
 // two cache lines, as for the striped counters.
 const shardPad = 128 / unsafe.Sizeof(unsafe.Pointer(nil))
 
-// gcGen counts garbage collections, from the first Slices' first use on. It
-// is read on each Get and Put that uses a shard, and written once per
-// collection by gcWatch's finalizer. It is padded off the cache lines of
-// variables written often.
-var gcGen struct {
-	_ [128]byte
-	atomic.Uint32
-	_ [124]byte
-}
-
-// gcWatchOnce starts the watch on the first use of a Slices.
-var gcWatchOnce sync.Once
-
-// gcWatch is an object kept unreachable whose finalizer runs after each
-// collection that finds it so, and sets itself again: it bumps gcGen once
-// per collection without allocating.
-type gcWatch struct {
-	_ *gcWatch // a pointer, so the object is not batched by the tiny allocator
-	_ [8]byte
-}
-
-func watchGC() {
-	runtime.SetFinalizer(new(gcWatch), onGC)
-}
-
-func onGC(w *gcWatch) {
-	gcGen.Add(1)
-	runtime.SetFinalizer(w, onGC)
-}
-
 // NewSlices returns a Slices that keeps slices of capacity up to maxCap
 // elements, or an error wrapping ErrSlicesConfig when maxCap is negative or
 // its arrays would exceed the largest size class in bytes. A maxCap of 0 means

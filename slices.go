@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/pin"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 	"github.com/reuse-go/reuse/internal/stripe"
@@ -214,12 +215,20 @@ func (s *Slices[E]) Get(n int) []E {
 	}
 	x, c, size := st.take(n)
 	if x != nil {
-		return unsafe.Slice((*E)(x), size)[:n]
+		r := unsafe.Slice((*E)(x), size)[:n]
+		if debug.Enabled {
+			debugSlicesGot(s, r, st.zero)
+		}
+		return r
 	}
 	if x := st.pools[c].Get(); x != nil {
 		// The pool holds only *E: read the pointer out of the interface
 		// without a type assertion, which in generic code costs a lookup.
-		return unsafe.Slice((*E)((*eface)(unsafe.Pointer(&x)).data), size)[:n]
+		r := unsafe.Slice((*E)((*eface)(unsafe.Pointer(&x)).data), size)[:n]
+		if debug.Enabled {
+			debugSlicesGot(s, r, st.zero)
+		}
+		return r
 	}
 	st.news.Add(1)
 	return make([]E, n, size)
@@ -262,9 +271,15 @@ func (s *Slices[E]) Put(x []E) {
 	if s == nil {
 		panic("reuse: Slices.Put called on a nil *Slices")
 	}
+	if debug.Enabled && !debugSlicesPut(s, x) {
+		return // a double Put, reported; storing it twice would hand it out twice
+	}
 	st := s.st.Load()
 	if st == nil || st.slowPut {
 		st = s.putSlow(x)
+	}
+	if debug.Enabled {
+		debugSlicesSeal(x, st.zero)
 	}
 	// One test drops capacities 0 (a huge uint once 1 is taken off) and
 	// above maxCap.

@@ -3,6 +3,7 @@ package bytebuf
 import (
 	"unsafe"
 
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 )
 
@@ -32,6 +33,9 @@ func (p *Pool) getLarge(need, cur int) []byte {
 		for k := range slots {
 			if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
 				p.largeBytes.Add(-int64(size))
+				if debug.Enabled {
+					debug.CheckBytes(p, unsafe.Slice(ptr, size))
+				}
 				return unsafe.Slice(ptr, size)[:0]
 			}
 		}
@@ -43,6 +47,9 @@ func (p *Pool) getLarge(need, cur int) []byte {
 // the calibration keeps, within MaxCap and the budget; otherwise it drops
 // buf.
 func (p *Pool) putLarge(buf []byte) {
+	if debug.Enabled {
+		debug.SealBytes(buf)
+	}
 	size := cap(buf)
 	i, exact := sizeclass.Floor(size)
 	if !exact || i >= nClasses || size > p.maxCapBytes() {

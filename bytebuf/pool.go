@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 )
 
@@ -148,9 +149,16 @@ func (p *Pool) Get() *Buffer {
 	}
 	if b, ok := p.bufs.Get().(*Buffer); ok {
 		b.gets++
+		if debug.Enabled {
+			debug.GotPoisoned(p, b, b.buf[:cap(b.buf)])
+		}
 		return b
 	}
-	return p.newBuffer()
+	b := p.newBuffer()
+	if debug.Enabled {
+		debug.GotPoisoned(p, b, b.buf[:cap(b.buf)])
+	}
+	return b
 }
 
 // newBuffer makes a Buffer whose home array has the default capacity, and
@@ -186,6 +194,9 @@ func (p *Pool) newBuffer() *Buffer {
 // calibration found common. A Buffer that was not made by a Pool is dropped;
 // one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
+	if debug.Enabled && !debug.PutPtr(p, b) {
+		return // a double Put, reported; storing it twice would hand it out twice
+	}
 	if b == nil || b.pool != p || b.home != nil || b.tick <= 1 || int64(cap(b.buf)) > p.limit.Load() {
 		p.putSlow(b)
 		return
@@ -195,6 +206,9 @@ func (p *Pool) Put(b *Buffer) {
 	b.tick--
 	b.puts++
 	b.buf = b.buf[:0]
+	if debug.Enabled {
+		debug.SealPoison(b, b.buf[:cap(b.buf)])
+	}
 	p.bufs.Put(b)
 }
 
@@ -232,6 +246,9 @@ func (p *Pool) putSlow(b *Buffer) {
 		return
 	}
 	b.buf = b.buf[:0]
+	if debug.Enabled {
+		debug.SealPoison(b, b.buf[:cap(b.buf)])
+	}
 	p.bufs.Put(b)
 }
 

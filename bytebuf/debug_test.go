@@ -1,0 +1,203 @@
+//go:build reusedebug
+
+package bytebuf_test
+
+import (
+	"bytes"
+	"runtime"
+	rdebug "runtime/debug"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"weak"
+
+	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/debug"
+	"github.com/reuse-go/reuse/internal/race"
+)
+
+// The debug build's checks on bytebuf.Pool (-tags reusedebug).
+
+type dbgReports struct {
+	mu   sync.Mutex
+	list []reuse.Misuse
+}
+
+func dbgCatch(t *testing.T) *dbgReports {
+	t.Helper()
+	r := &dbgReports{}
+	prev := reuse.SetMisuseHandler(func(m reuse.Misuse) {
+		r.mu.Lock()
+		r.list = append(r.list, m)
+		r.mu.Unlock()
+	})
+	t.Cleanup(func() { reuse.SetMisuseHandler(prev) })
+	return r
+}
+
+func (r *dbgReports) all() []reuse.Misuse {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]reuse.Misuse(nil), r.list...)
+}
+
+// dbgSame makes the next Get return what the last Put stored: no collection,
+// one P, no race detector (which drops Puts on purpose).
+func dbgSame(t *testing.T) {
+	t.Helper()
+	if race.Enabled {
+		t.Skip("sync.Pool drops Puts at random under -race")
+	}
+	gc := rdebug.SetGCPercent(-1)
+	procs := runtime.GOMAXPROCS(1)
+	t.Cleanup(func() {
+		runtime.GOMAXPROCS(procs)
+		rdebug.SetGCPercent(gc)
+	})
+}
+
+func TestDebugDoublePut(t *testing.T) {
+	r := dbgCatch(t)
+	var p bytebuf.Pool
+	b := p.Get()
+	b.WriteString("body")
+	p.Put(b)
+	p.Put(b) // a retry path putting the request body back again
+	got := r.all()
+	if len(got) != 1 || got[0].Kind != reuse.DoublePut || !strings.HasPrefix(got[0].Pool, "*bytebuf.Pool at 0x") ||
+		strings.Count(got[0].Stacks, "bytebuf_test.TestDebugDoublePut") != 2 {
+		t.Fatalf("reports %v, want one double Put on *bytebuf.Pool with both Put stacks", got)
+	}
+}
+
+func TestDebugUseAfterPut(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		after func(b *bytebuf.Buffer, stale []byte) // runs after Put
+		want  string
+	}{
+		{"write=stale-slice", func(_ *bytebuf.Buffer, stale []byte) { stale[1] = 'x' }, "byte 1 of"},
+		{"write=method", func(b *bytebuf.Buffer, _ []byte) { b.WriteString("late") }, "byte 0 of"},
+		{"write=grow", func(b *bytebuf.Buffer, _ []byte) { b.Write(make([]byte, 1<<20)) }, "its memory was replaced after Put"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dbgSame(t)
+			r := dbgCatch(t)
+			var p bytebuf.Pool
+			b := p.Get()
+			b.WriteString("hello")
+			stale := b.Bytes()
+			p.Put(b)
+			// A stale reader sees poison, not the next user's data.
+			if !bytes.Equal(stale, debug.Pattern[:]) && !bytes.Equal(stale, []byte{0xDE, 0xAD, 0xBE, 0xEF, 0xDE}) {
+				t.Errorf("stale Bytes after Put = %q, want poison", stale)
+			}
+			tc.after(b, stale)
+			c := p.Get()
+			defer p.Put(c)
+			if c != b {
+				t.Fatalf("Get after Put returned another Buffer; the test needs the same one")
+			}
+			got := r.all()
+			if len(got) != 1 || got[0].Kind != reuse.UseAfterPut || !strings.Contains(got[0].Detail, tc.want) {
+				t.Fatalf("reports %v, want one use after Put saying %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A Buffer that grew gives its large array back at Put: a stale slice of it
+// sees poison too.
+func TestDebugGrownArrayPoisoned(t *testing.T) {
+	r := dbgCatch(t)
+	var p bytebuf.Pool
+	b := p.Get()
+	b.Write(make([]byte, 1<<20))
+	stale := b.Bytes()
+	p.Put(b)
+	if !bytes.Equal(stale[:8], []byte{0xDE, 0xAD, 0xBE, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF}) {
+		t.Errorf("stale Bytes of a grown Buffer after Put = % x, want poison", stale[:8])
+	}
+	if got := r.all(); len(got) != 0 {
+		t.Errorf("reports %v, want none", got)
+	}
+}
+
+//go:noinline
+func dbgLeak(p *bytebuf.Pool, k int) []weak.Pointer[bytebuf.Buffer] {
+	var ws []weak.Pointer[bytebuf.Buffer]
+	for range k {
+		b := p.Get() // dbgLeak: never Put
+		b.WriteString("x")
+		ws = append(ws, weak.Make(b))
+	}
+	return ws
+}
+
+func TestDebugLeaks(t *testing.T) {
+	if !debug.Leaks {
+		t.Skip("leak detection is off on this platform")
+	}
+	const k = 3
+	r := dbgCatch(t)
+	var p bytebuf.Pool
+	leaked := dbgLeak(&p, k)
+	for range 5 {
+		b := p.Get()
+		b.WriteString("returned")
+		p.Put(b)
+	}
+	leaks := func() (n int) {
+		for _, m := range r.all() {
+			if m.Kind == reuse.Leak && strings.Contains(m.Stacks, "bytebuf_test.dbgLeak") {
+				n++
+			}
+		}
+		return n
+	}
+	for deadline := time.Now().Add(10 * time.Second); leaks() < k && time.Now().Before(deadline); {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := leaks(); n != k || len(r.all()) != k {
+		t.Fatalf("%d leak reports from dbgLeak, %d reports in all, want %d and %d: %v", n, len(r.all()), k, k, r.all())
+	}
+	for _, w := range leaked {
+		if w.Value() != nil {
+			t.Error("a leaked Buffer is still alive after its leak was reported")
+		}
+	}
+}
+
+func TestDebugCorrectUseReportsNothing(t *testing.T) {
+	r := dbgCatch(t)
+	var p bytebuf.Pool
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 3000 {
+				b := p.Get()
+				n := 100
+				if (i+g)%50 == 0 {
+					n = 100 << 10 // now and then a large one, which grows the Buffer
+				}
+				b.Write(make([]byte, n))
+				if len(b.Bytes()) != n {
+					t.Errorf("Bytes() has %d bytes, want %d", len(b.Bytes()), n)
+				}
+				p.Put(b)
+			}
+		}()
+	}
+	wg.Wait()
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(20 * time.Millisecond)
+	if got := r.all(); len(got) != 0 {
+		t.Errorf("correct use: %d reports, first: %v", len(got), got[0])
+	}
+}

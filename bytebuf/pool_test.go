@@ -120,6 +120,7 @@ func TestPoolFollowsShift(t *testing.T) {
 // flight, and checks that once calibrated the large Buffers are reused, not
 // reallocated: steady-state allocations stay near zero.
 func TestPoolKeepsLargeCommon(t *testing.T) {
+	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
 	noGC(t)
 	var p bytebuf.Pool
 	r := rand.New(rand.NewPCG(3, 4))
@@ -175,6 +176,7 @@ func TestPoolRareGiantNotKept(t *testing.T) {
 // TestPoolBoundsFromFirstCall checks MaxCap and the budget before any
 // calibration, on the first calls.
 func TestPoolBoundsFromFirstCall(t *testing.T) {
+	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
 	noGC(t)
 	p, err := bytebuf.NewPool(bytebuf.Config{MaxCap: 32 << 10, Budget: 128 << 10})
 	if err != nil {
@@ -294,6 +296,7 @@ func TestPoolHammer(t *testing.T) {
 }
 
 func TestPoolGetIsEmptyAndReused(t *testing.T) {
+	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
 	noGC(t)
 	var p bytebuf.Pool
 	b := p.Get()

@@ -50,4 +50,13 @@ func BenchmarkDebugCost(b *testing.B) {
 			p.Put(s)
 		}
 	})
+	b.Run("T=slice1KiB/impl=slices", func(b *testing.B) {
+		var p reuse.Slices[byte]
+		b.ReportAllocs()
+		for b.Loop() {
+			s := p.Get(1024)
+			s[0] = 'x'
+			p.Put(s)
+		}
+	})
 }

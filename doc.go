@@ -81,7 +81,15 @@
 // project's 2-core reference machine with Go 1.26 (benchstat, -count=6,
 // interleaved runs), Get+Put of a pointer:
 //
-//	«MEASURE»
+//	                         sync.Pool   Pool      Pool, CountAll
+//	Get+Put, one goroutine   12.3 ns     12.5 ns   12.4 ns
+//	Get+Put, 2 goroutines     6.1 ns      5.9 ns   (noisy: not significant)
+//
+// Counted in instructions under callgrind, which is not noisy: 133 per pair
+// for sync.Pool, 135 for Pool, 138 with CountAll. A Pool[[]byte] costs 158
+// against 138 for a sync.Pool of *[]byte (measured 1.26x one goroutine,
+// 1.14x in parallel), where a sync.Pool storing []byte allocates on every
+// Put and costs 3.4x.
 //
 // # When not to pool
 //
@@ -89,11 +97,31 @@
 // pooled buffer must usually be cleared to behave like a fresh one. Against
 // make([]byte, n) plus the same use, on the reference machine:
 //
-//	«MEASURE»
+//	size    make       Pool[*[]byte]  sync.Pool of []byte (boxed)
+//	8 B     22 ns      16 ns          57 ns
+//	16 B    29 ns      17 ns          46 ns
+//	64 B    38 ns      17 ns          60 ns
+//	256 B   105 ns     19 ns          53 ns
+//	1 KiB   407 ns     29 ns          75 ns
+//	4 KiB   1428 ns    43 ns          90 ns
 //
-// Small objects below those sizes are cheaper to allocate; a value stored
-// without a pointer in a plain sync.Pool pays an allocation on every Put and
-// only wins for much larger sizes.
+// (BenchmarkCrossover; the pooled buffer is cleared each time, to match
+// make.)
+//
+// So pooling a pointer pays from about 16 B here, and allocating is as cheap
+// below that (pitfall P6); a value stored without a pointer in a plain
+// sync.Pool pays an allocation on every Put and only wins from about 256 B.
+//
+// # Debug build
+//
+// Built with -tags reusedebug, every pool of the module reports a double Put,
+// a write after Put (poison or snapshot, checked at the next Get) and an
+// object collected without Put; see [Misuse] for what it can and cannot see,
+// and [SetMisuseHandler] and reusetest.FailOnMisuse for where reports go. It
+// costs about 2 µs per Get/Put pair (measured: 1.8 µs for a pointer, 2.5 µs
+// for a 1 KiB slice, mostly runtime.Callers) and allocates nothing in steady
+// state. Without the tag the hooks compile away: the pool methods' machine
+// code is the same instruction for instruction.
 //
 // # TinyGo
 //

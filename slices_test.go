@@ -529,23 +529,6 @@ var slicesSizes = []struct {
 
 var slicesSink byte
 
-// slicesRun runs op once per iteration, on one goroutine or in parallel,
-// and reports exact allocations.
-func slicesRun(b *testing.B, parallel bool, op func()) {
-	defer reusetest.ReportAllocs(b)()
-	if parallel {
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				op()
-			}
-		})
-		return
-	}
-	for b.Loop() {
-		op()
-	}
-}
-
 // BenchmarkSlices compares one Get, a write at both ends and a Put of a
 // []byte with the baselines beside it: make, and a sync.Pool of *[]byte of
 // that one size, as usually written. impl=reuse-zero sets Zero, and shows
@@ -561,7 +544,7 @@ func BenchmarkSlices(b *testing.B) {
 			name := func(impl string) string { return "size=" + sz.name + "/mode=" + mode + "/impl=" + impl }
 
 			b.Run(name("make"), func(b *testing.B) {
-				slicesRun(b, par, func() {
+				getPut(b, par, func() {
 					s := make([]byte, n)
 					s[0], s[n-1] = 1, 2
 					slicesSink = s[n/2]
@@ -569,7 +552,7 @@ func BenchmarkSlices(b *testing.B) {
 			})
 			b.Run(name("syncpool"), func(b *testing.B) {
 				p := sync.Pool{New: func() any { s := make([]byte, n); return &s }}
-				slicesRun(b, par, func() {
+				getPut(b, par, func() {
 					ps := p.Get().(*[]byte)
 					s := *ps
 					s[0], s[n-1] = 1, 2
@@ -579,7 +562,7 @@ func BenchmarkSlices(b *testing.B) {
 			for _, impl := range []string{"reuse", "reuse-zero", "reuse-countall"} {
 				b.Run(name(impl), func(b *testing.B) {
 					p := reuse.Slices[byte]{Zero: impl == "reuse-zero", CountAll: impl == "reuse-countall"}
-					slicesRun(b, par, func() {
+					getPut(b, par, func() {
 						s := p.Get(n)
 						s[0], s[n-1] = 1, 2
 						p.Put(s)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,20 +11,8 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse"
-	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/reusetest"
 )
-
-// gcOff turns the garbage collector off for the test, so a pool keeps what was
-// Put, and skips under the race detector, which drops Puts on purpose.
-func gcOff(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops a quarter of Puts at random under -race")
-	}
-	old := debug.SetGCPercent(-1)
-	t.Cleanup(func() { debug.SetGCPercent(old) })
-}
 
 type item struct {
 	id   int
@@ -51,7 +38,7 @@ func TestZeroValueGetReturnsZero(t *testing.T) {
 }
 
 func TestNewIsCalledAndCounted(t *testing.T) {
-	gcOff(t)
+	reusetest.KeepPooled(t)
 	n := 0
 	p := reuse.Pool[*item]{New: func() *item { n++; return &item{id: n} }}
 	a, b := p.Get(), p.Get()
@@ -73,7 +60,7 @@ func TestNewIsCalledAndCounted(t *testing.T) {
 // TestRoundTrip checks that every kind of T comes back from the pool as it
 // was stored, whether stored directly or through a box.
 func TestRoundTrip(t *testing.T) {
-	gcOff(t)
+	reusetest.KeepPooled(t)
 	t.Run("T=ptr", func(t *testing.T) { roundTrip(t, &item{id: 7}, func(a, b *item) bool { return a == b }) })
 	t.Run("T=slice", func(t *testing.T) {
 		roundTrip(t, []byte("hello"), func(a, b []byte) bool { return &a[0] == &b[0] && string(a) == string(b) })
@@ -110,7 +97,7 @@ func roundTrip[T any](t *testing.T, v T, same func(a, b T) bool) {
 }
 
 func TestPutNilIsDroppedNotStored(t *testing.T) {
-	gcOff(t)
+	reusetest.KeepPooled(t)
 	t.Run("T=ptr", func(t *testing.T) { putNil[*item](t, &item{}) })
 	t.Run("T=slice", func(t *testing.T) { putNil[[]byte](t, []byte{1}) })
 	t.Run("T=map", func(t *testing.T) { putNil[map[int]int](t, map[int]int{}) })
@@ -163,7 +150,7 @@ func isNil[T any](v T) bool {
 }
 
 func TestEmptyNonNilSliceIsKept(t *testing.T) {
-	gcOff(t)
+	reusetest.KeepPooled(t)
 	var p reuse.Pool[[]byte]
 	p.Put(make([]byte, 0, 16))
 	if got := p.Get(); cap(got) != 16 {
@@ -175,7 +162,7 @@ func TestEmptyNonNilSliceIsKept(t *testing.T) {
 }
 
 func TestAcceptDropsAndCounts(t *testing.T) {
-	gcOff(t)
+	reusetest.KeepPooled(t)
 	p := reuse.Pool[[]byte]{
 		New:    func() []byte { return make([]byte, 0, 64) },
 		Accept: func(b []byte) bool { return cap(b) <= 1024 },

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -19,19 +18,6 @@ import (
 	"github.com/reuse-go/reuse/internal/sizeclass"
 	"github.com/reuse-go/reuse/reusetest"
 )
-
-// slicesKeep turns the garbage collector off for the test, so that a
-// sync.Pool keeps what is Put, and skips under -race, where sync.Pool drops a
-// quarter of Puts on purpose.
-func slicesKeep(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops Puts at random under -race")
-	}
-	runtime.GC() // start from a collection, not in the middle of one
-	old := debug.SetGCPercent(-1)
-	t.Cleanup(func() { debug.SetGCPercent(old) })
-}
 
 // classCap is the capacity Get(n) must return when n's class is kept.
 func classCap(n int) int { return sizeclass.Size(sizeclass.Class(n)) }
@@ -92,7 +78,7 @@ func getPutDrops[E any](n int) (int, uint64) {
 }
 
 func TestSlicesRoundTrip(t *testing.T) {
-	slicesKeep(t)
+	reusetest.KeepPooled(t)
 	for _, n := range []int{0, 1, 7, 64, 100, 1000, 1 << 10, 64 << 10, 256 << 10} {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 			var p reuse.Slices[int32]
@@ -157,7 +143,7 @@ func TestSlicesOddCapacitiesServeTheirClass(t *testing.T) {
 // TestSlicesOddCapacityLandsInClassBelow checks where a slice goes, not only
 // that nothing goes too high.
 func TestSlicesOddCapacityLandsInClassBelow(t *testing.T) {
-	slicesKeep(t)
+	reusetest.KeepPooled(t)
 	tests := []struct {
 		cap, class int // class size it must serve
 	}{
@@ -215,7 +201,7 @@ func TestSlicesFreedByGC(t *testing.T) {
 }
 
 func TestSlicesAboveMaxCapIsFreshAndDropped(t *testing.T) {
-	slicesKeep(t)
+	reusetest.KeepPooled(t)
 	p, err := reuse.NewSlices[byte](1000) // rounded down to the class of 896
 	if err != nil {
 		t.Fatal(err)
@@ -242,7 +228,7 @@ func TestSlicesAboveMaxCapIsFreshAndDropped(t *testing.T) {
 }
 
 func TestSlicesZero(t *testing.T) {
-	slicesKeep(t)
+	reusetest.KeepPooled(t)
 	for _, zero := range []bool{false, true} {
 		t.Run(fmt.Sprintf("zero=%v", zero), func(t *testing.T) {
 			p := reuse.Slices[int]{Zero: zero}
@@ -379,7 +365,7 @@ func TestNewSlices(t *testing.T) {
 func TestSlicesStats(t *testing.T) {
 	for _, countAll := range []bool{false, true} {
 		t.Run(fmt.Sprintf("countAll=%v", countAll), func(t *testing.T) {
-			slicesKeep(t)
+			reusetest.KeepPooled(t)
 			p := reuse.Slices[byte]{CountAll: countAll, MaxCap: 1024}
 			if st := p.Stats(); st != (reuse.Stats{}) {
 				t.Errorf("Stats() before use = %+v, want zero", st)

@@ -14,21 +14,8 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse/bufiopool"
-	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/reusetest"
 )
-
-// noGC turns the garbage collector off for a test that expects a New to
-// return what Close gave back, and skips it under the race detector, which
-// makes sync.Pool drop values on purpose.
-func noGC(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops values at random under -race")
-	}
-	old := debug.SetGCPercent(-1)
-	t.Cleanup(func() { debug.SetGCPercent(old) })
-}
 
 func TestSizes(t *testing.T) {
 	for _, tc := range []struct{ size, want int }{
@@ -103,7 +90,7 @@ func TestReader(t *testing.T) {
 // TestReaderNoCarryOver closes a reader with data still buffered; the next
 // reader from the same pool reads only its own source.
 func TestReaderNoCarryOver(t *testing.T) {
-	noGC(t)
+	reusetest.KeepPooled(t)
 	r := bufiopool.NewReader(strings.NewReader("first source, partly read"), 256)
 	pooled := r.Reader
 	if b, _ := r.ReadByte(); b != 'f' {
@@ -188,7 +175,7 @@ func (f failWriter) Write([]byte) (int, error) { return 0, f.err }
 // and would return it from every later write. The next user of the same
 // buffer must see neither the error nor the data.
 func TestWriterErrorAndUnflushedData(t *testing.T) {
-	noGC(t)
+	reusetest.KeepPooled(t)
 	errDisk := errors.New("disk full")
 	w := bufiopool.NewWriter(failWriter{errDisk}, 64)
 	pooled := w.Writer

@@ -5,28 +5,15 @@ import (
 	"errors"
 	"math/rand/v2"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/reuse-go/reuse/bytebuf"
-	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 	"github.com/reuse-go/reuse/reusetest"
 )
-
-// noGC turns the collector off for the test, so that what Put stores stays
-// in the pool, and skips the test under the race detector, which drops Puts
-// on purpose.
-func noGC(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops Puts at random under -race")
-	}
-	t.Cleanup(func() { debug.SetGCPercent(debug.SetGCPercent(-1)) })
-}
 
 var payload = bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
 
@@ -121,7 +108,7 @@ func TestPoolFollowsShift(t *testing.T) {
 // reallocated: steady-state allocations stay near zero.
 func TestPoolKeepsLargeCommon(t *testing.T) {
 	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
-	noGC(t)
+	reusetest.KeepPooled(t)
 	var p bytebuf.Pool
 	r := rand.New(rand.NewPCG(3, 4))
 	var inFlight [32]*bytebuf.Buffer
@@ -152,7 +139,7 @@ func TestPoolKeepsLargeCommon(t *testing.T) {
 }
 
 func TestPoolRareGiantNotKept(t *testing.T) {
-	noGC(t)
+	reusetest.KeepPooled(t)
 	var p bytebuf.Pool
 	for range 20000 {
 		use(&p, 1000)
@@ -177,7 +164,7 @@ func TestPoolRareGiantNotKept(t *testing.T) {
 // calibration, on the first calls.
 func TestPoolBoundsFromFirstCall(t *testing.T) {
 	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
-	noGC(t)
+	reusetest.KeepPooled(t)
 	p, err := bytebuf.NewPool(bytebuf.Config{MaxCap: 32 << 10, Budget: 128 << 10})
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +284,7 @@ func TestPoolHammer(t *testing.T) {
 
 func TestPoolGetIsEmptyAndReused(t *testing.T) {
 	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
-	noGC(t)
+	reusetest.KeepPooled(t)
 	var p bytebuf.Pool
 	b := p.Get()
 	b.WriteString("stale")
@@ -324,7 +311,7 @@ func TestPutNilAndForeign(t *testing.T) {
 }
 
 func TestAllocs(t *testing.T) {
-	noGC(t) // a collection empties the pool, and the next Get allocates
+	reusetest.KeepPooled(t) // a collection empties the pool, and the next Get allocates
 	var p bytebuf.Pool
 	t.Run("op=getput/size=100B", func(t *testing.T) {
 		for range 5000 { // calibrate

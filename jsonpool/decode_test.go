@@ -143,7 +143,7 @@ type doc3 struct {
 }
 
 func TestValuesStaleFields(t *testing.T) {
-	noGC(t)
+	reusetest.KeepPooled(t)
 	for _, tc := range []struct {
 		name   string
 		decode func(*jsonpool.Values[doc3], string) (*doc3, error)

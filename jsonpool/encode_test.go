@@ -14,7 +14,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/jsonpool"
 	"github.com/reuse-go/reuse/reusetest"
 )
@@ -197,22 +196,10 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// noGC turns the garbage collector off for a test that expects Get to return
-// what Put stored, and skips it under the race detector, which makes
-// sync.Pool drop values on purpose.
-func noGC(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops values at random under -race")
-	}
-	old := debug.SetGCPercent(-1)
-	t.Cleanup(func() { debug.SetGCPercent(old) })
-}
-
 // TestOptionsDoNotLeak runs calls with different options in sequence on one
 // goroutine, so that each one reuses the encoder the previous one put back.
 func TestOptionsDoNotLeak(t *testing.T) {
-	noGC(t)
+	reusetest.KeepPooled(t)
 	v := map[string]any{"a": []int{1}, "h": "<&>"}
 	for i, e := range append(options, options...) {
 		for j, next := range options {
@@ -260,7 +247,7 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // TestEncodeWriterError checks that a json.Encoder whose writer failed,
 // which keeps that error forever, is not handed to the next user.
 func TestEncodeWriterError(t *testing.T) {
-	noGC(t)
+	reusetest.KeepPooled(t)
 	errDisk := errors.New("disk full")
 	for _, e := range options {
 		bad := &countingWriter{fail: errDisk}

@@ -117,19 +117,8 @@ func (v Variant) timeMedian() float64 {
 
 // Published is a figure from the write-ups, taken elsewhere on another Go.
 type Published struct {
-	// NsPerOp is wall-clock time per op in the fastest round, NsMedian in
-	// the median round.
-	NsPerOp  float64 `json:"ns_per_op"`
-	NsMedian float64 `json:"ns_per_op_median"`
-	// CPUNsPerOp and CPUNsMedian are the same in process CPU time (all
-	// threads, so the garbage collector's background work is included);
-	// 0 where the platform cannot read it.
-	CPUNsPerOp  float64 `json:"cpu_ns_per_op"`
-	CPUNsMedian float64 `json:"cpu_ns_per_op_median"`
-	// Noise is the median round over the fastest, minus 1, in the time
-	// Speedup uses: how much load moved the rounds.
-	Noise       float64 `json:"noise"`
-	Rounds      int     `json:"rounds"`
+	// NsPerOp is the write-up's time per op, on its machine and Go.
+	NsPerOp     float64 `json:"ns_per_op"`
 	BytesPerOp  float64 `json:"bytes_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"`
 	Speedup     float64 `json:"speedup"` // against the published baseline; 0 if none

@@ -77,14 +77,7 @@ func w5() Def {
 					pool := new(bytebuf.Pool)
 					return func(see func(any)) error {
 						buf := pool.Get()
-						// Not buf.AppendTime: it reserves len(layout)+40
-						// bytes, more than the 32 the pool calibrates to for
-						// these 31-byte lines, so every op grows the buffer
-						// and the pool drops the grown array: one allocation
-						// per op. Formatting into a stack array does not
-						// allocate.
-						var scratch [64]byte
-						buf.Write(w5Time.AppendFormat(scratch[:0], time.RFC3339))
+						buf.AppendTime(w5Time, time.RFC3339)
 						buf.WriteByte(' ')
 						buf.WriteString(w5Key)
 						buf.WriteByte('=')

@@ -3,6 +3,7 @@ package reuse
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"strconv"
 	"sync"
@@ -60,15 +61,16 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // was appended to past its class, or was never the pool's, lands in the class
 // below its capacity; a slice with a capacity above MaxCap is dropped, and so
 // is a nil or zero-capacity one. No kept array is larger than MaxCap elements.
-// Each class is a slot per P (processor) in front of a sync.Pool: the slot
-// costs less than a sync.Pool operation, and the sync.Pool takes the slices
-// the slot has no room for. Where a goroutine cannot be pinned to its P (under
-// the race detector, and TinyGo) the sync.Pools work alone. Every garbage collection drops what a sync.Pool has not
-// handed out again since the previous collection, and a P's slots are emptied
-// at its first Get or Put after a collection. So what a Slices retains is
-// bounded by MaxCap times the slices Put since the last two collections, and
-// once it is idle, by one slice per class per P (GOMAXPROCS at first use),
-// until it is used again or is itself collected.
+// Each P (processor) has a slot that holds the last slice Put on it, in front
+// of one sync.Pool per class: a Get of that slice's class takes it back for
+// the cost of a pin and a few plain memory accesses, less than a sync.Pool
+// operation, and the next Put moves it behind, to its class's sync.Pool. Where
+// a goroutine cannot be pinned to its P (under the race detector, and TinyGo)
+// the sync.Pools work alone. Every garbage collection drops what a sync.Pool
+// has not handed out again since the previous collection. So what a Slices
+// retains is bounded by MaxCap times the slices Put since the last two
+// collections, plus one slice per P (GOMAXPROCS at first use), which an idle
+// pool keeps until it is used again or is itself collected.
 type Slices[E any] struct {
 	// MaxCap is the largest capacity, in elements, that the pool keeps, rounded
 	// down to a size class. Get(n) for a larger n returns a fresh slice of
@@ -96,18 +98,24 @@ type slicesState struct {
 	// often off their cache line (measured: parallel Get/Put 2x slower
 	// without it on the reference machine).
 	_ [64]byte
-	// shards holds, for each P, one slot per class: a cache in front of the
-	// sync.Pools that costs a pin and two plain memory accesses, less than a
-	// sync.Pool's Get or Put. Nil where pin.OK is false.
+	// shards holds one slot per P: a cache in front of the sync.Pools that
+	// costs a pin and a few plain memory accesses, less than a sync.Pool's
+	// Get or Put. Nil where pin.OK is false.
 	shards []slicesShard
-	// pools holds one sync.Pool per class, of *E pointing to the first
+	// pools holds one sync.Pool per class, of unsafe.Pointers to the first
 	// element of an array of the class's size. The class gives the capacity
 	// back, so no slice header is stored and Put does not allocate.
-	pools    []sync.Pool
+	pools []sync.Pool
+	// getLimit and putLimit fold Get's and Put's rare cases into one
+	// comparison each. Get goes to getSlow when uint(n) >= getLimit:
+	// maxCap+1, or 0 (always) when counting or when nothing is kept. Put goes
+	// to putSlow when uint(cap-1) >= putLimit: maxCap, or 0 (always) when
+	// counting or zeroing.
+	getLimit uint
+	putLimit uint
 	maxCap   int // the largest class size kept; 0 keeps nothing
 	zero     bool
 	countAll bool
-	slowPut  bool             // zero || countAll
 	all      *stripe.Counters // Gets and Puts, when countAll
 
 	_ [64]byte // keep the rare counters off the line read on every call
@@ -116,24 +124,19 @@ type slicesState struct {
 	drops atomic.Uint64
 }
 
-// slicesShard is one P's slots. Only goroutines pinned to that P read or
-// write it, so plain loads and stores are enough.
+// slicesShard is one P's slot: the last slice Put on that P, as the first
+// element of its array and the size of the largest class its capacity can
+// serve, or nil and 0. Only goroutines pinned
+// to that P read or write it, so plain loads and stores are enough.
+//
+// One slot per P rather than one per class: Put then needs no class, only the
+// capacity, and Get compares that capacity with the size of n's class, which
+// it computes anyway.
 type slicesShard struct {
-	// gen is the gcGen the slots were filled under. When a collection has
-	// happened since, the slots are emptied before use, so that they keep
-	// nothing alive longer than a sync.Pool would, once the pool is used
-	// again.
-	gen uint32
-	// slots[c] is nil or points to the first element of an array of at
-	// least Size(c) elements. The slots of different shards are padded
-	// apart in one array (see shardPad).
-	slots []unsafe.Pointer
-	_     [128 - 32]byte // one shard per 128 bytes: flush writes gen
+	ptr unsafe.Pointer
+	cap int
+	_   [128 - 16]byte // one slot per 128 bytes, two cache lines, as for the striped counters
 }
-
-// shardPad is the number of pointers between two shards' slots: 128 bytes,
-// two cache lines, as for the striped counters.
-const shardPad = 128 / unsafe.Sizeof(unsafe.Pointer(nil))
 
 // NewSlices returns a Slices that keeps slices of capacity up to maxCap
 // elements, or an error wrapping ErrSlicesConfig when maxCap is negative or
@@ -169,30 +172,42 @@ func (s *Slices[E]) init() *slicesState {
 	if maxCap == 0 {
 		maxCap = DefaultSliceBytes / max(int(size), 1)
 	}
-	// Slices of zero-size elements cost nothing to make: none are kept.
+	// Slices of zero-size elements cost nothing to make: none are kept, and
+	// both limits stay 0.
 	if size > 0 {
 		c, _ := sizeclass.Floor(maxCap)
 		st.pools = make([]sync.Pool, c+1)
 		st.maxCap = sizeclass.Size(c)
-		if pin.OK {
-			gcWatchOnce.Do(watchGC)
-			st.shards = make([]slicesShard, runtime.GOMAXPROCS(0))
-			stride := c + 1 + int(shardPad)
-			slots := make([]unsafe.Pointer, len(st.shards)*stride)
-			for i := range st.shards {
-				st.shards[i].slots = slots[i*stride : i*stride+c+1 : i*stride+c+1]
-				st.shards[i].gen = gcGen.Load()
+		if !st.countAll {
+			st.getLimit = uint(st.maxCap) + 1
+			if !st.zero {
+				st.putLimit = uint(st.maxCap)
 			}
+		}
+		if pin.OK {
+			st.shards = make([]slicesShard, runtime.GOMAXPROCS(0))
 		}
 	}
 	if st.countAll {
 		st.all = stripe.New()
 	}
-	st.slowPut = st.zero || st.countAll
 	if !s.st.CompareAndSwap(nil, st) {
 		return s.st.Load()
 	}
 	return st
+}
+
+// sliceHeader is the layout of a slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// makeSlice returns the slice of length n and capacity size over the array
+// whose first element p points to, without unsafe.Slice's checks: the pool
+// only holds arrays of at least size elements, and n <= size.
+func makeSlice[E any](p unsafe.Pointer, n, size int) []E {
+	return *(*[]E)(unsafe.Pointer(&sliceHeader{p, n, size}))
 }
 
 // Get returns a slice of length n whose capacity is the size of n's class,
@@ -207,36 +222,39 @@ func (s *Slices[E]) Get(n int) []E {
 	st := s.st.Load()
 	// One test sends the rare cases to getSlow: first use, counting, n < 0
 	// (a huge uint) and n > maxCap.
-	if st == nil || st.countAll || uint(n) > uint(st.maxCap) {
+	if st == nil || uint(n) >= st.getLimit {
 		var fresh bool
 		if st, fresh = s.getSlow(n); fresh {
 			return make([]E, n)
 		}
 	}
-	x, c, size := st.take(n)
-	if x != nil {
-		r := unsafe.Slice((*E)(x), size)[:n]
-		if debug.Enabled {
-			debugSlicesGot(s, r, st.zero)
+	// The size of n's class, as sizeclass.Fit computes it; 0 <= n <= maxCap.
+	m := uint(max(n, 1) - 1)
+	sh := bits.Len(m|7) - 3
+	size := int(m>>sh+1) << sh
+	if pin.OK {
+		pid := pin.Pin() // nothing here may allocate or block
+		if pid < len(st.shards) {
+			slot := &st.shards[pid]
+			if slot.cap == size {
+				x := slot.ptr
+				slot.ptr, slot.cap = nil, 0
+				pin.Unpin()
+				r := makeSlice[E](x, n, size)
+				if debug.Enabled {
+					debugSlicesGot(s, r, st.zero)
+				}
+				return r
+			}
 		}
-		return r
+		pin.Unpin()
 	}
-	if x := st.pools[c].Get(); x != nil {
-		// The pool holds only *E: read the pointer out of the interface
-		// without a type assertion, which in generic code costs a lookup.
-		r := unsafe.Slice((*E)((*eface)(unsafe.Pointer(&x)).data), size)[:n]
-		if debug.Enabled {
-			debugSlicesGot(s, r, st.zero)
-		}
-		return r
-	}
-	st.news.Add(1)
-	return make([]E, n, size)
+	return s.getShared(st, n)
 }
 
 // getSlow is Get's path for the first use, counting and lengths out of
 // range. It panics on a negative n, and reports whether Get must return a
-// fresh slice, n being above MaxCap.
+// fresh slice, n being above MaxCap (or nothing being kept).
 func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 	if n < 0 {
 		panic("reuse: Slices.Get called with negative length " + strconv.Itoa(n))
@@ -248,11 +266,28 @@ func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 	if st.countAll {
 		st.all.Add(countGets)
 	}
-	if n > st.maxCap {
+	if n > st.maxCap || st.pools == nil {
 		st.news.Add(1)
 		return st, true
 	}
 	return st, false
+}
+
+// getShared is Get's path when the P's slot does not hold a slice of n's
+// class: it takes one from the class's sync.Pool, or makes one.
+func (s *Slices[E]) getShared(st *slicesState, n int) []E {
+	c, size := sizeclass.Fit(n)
+	if x := st.pools[c].Get(); x != nil {
+		// The pool holds only unsafe.Pointers: read the pointer out of the
+		// interface without a type assertion.
+		r := makeSlice[E]((*eface)(unsafe.Pointer(&x)).data, n, size)
+		if debug.Enabled {
+			debugSlicesGot(s, r, st.zero)
+		}
+		return r
+	}
+	st.news.Add(1)
+	return make([]E, n, size)
 }
 
 // eface is the layout of an interface value.
@@ -275,30 +310,42 @@ func (s *Slices[E]) Put(x []E) {
 		return // a double Put, reported; storing it twice would hand it out twice
 	}
 	st := s.st.Load()
-	if st == nil || st.slowPut {
-		st = s.putSlow(x)
+	// One test sends the rare cases to putSlow: first use, counting,
+	// zeroing, and capacities 0 (a huge uint once 1 is taken off) and above
+	// maxCap.
+	if st == nil || uint(cap(x)-1) >= st.putLimit {
+		if st = s.putSlow(x); st == nil {
+			return
+		}
+	} else if debug.Enabled {
+		debugSlicesSeal(x, false)
 	}
-	if debug.Enabled {
-		debugSlicesSeal(x, st.zero)
-	}
-	// One test drops capacities 0 (a huge uint once 1 is taken off) and
-	// above maxCap.
-	if uint(cap(x)-1) >= uint(st.maxCap) {
-		st.drops.Add(1)
-		return
-	}
-	// The largest class cap(x) can serve: sizeclass.Floor without its
-	// checks, since 1 <= cap(x) <= maxCap, the size of the last class, so c
-	// indexes pools.
-	c := sizeclass.Class(cap(x)+1) - 1
 	p := unsafe.Pointer(unsafe.SliceData(x))
-	if st.shards != nil && st.give(c, p) {
-		return
+	if pin.OK {
+		pid := pin.Pin() // nothing here may allocate or block
+		if pid < len(st.shards) {
+			// x takes the slot, with its capacity rounded down to a class
+			// size (sizeclass.Floor's size: the top three bits of a
+			// capacity of 8 or more); what was there goes behind.
+			c := uint(cap(x))
+			k := bits.Len(c|7) - 3
+			c = c >> k << k
+			slot := &st.shards[pid]
+			old, oldCap := slot.ptr, slot.cap
+			slot.ptr, slot.cap = p, int(c)
+			pin.Unpin()
+			if old != nil {
+				st.putShared(old, oldCap)
+			}
+			return
+		}
+		pin.Unpin()
 	}
-	st.pools[c].Put((*E)(p))
+	st.putShared(p, cap(x))
 }
 
-// putSlow is Put's path for the first use, counting and zeroing.
+// putSlow is Put's path for the first use, counting, zeroing and capacities
+// out of range. It returns nil when x is dropped, and the state otherwise.
 func (s *Slices[E]) putSlow(x []E) *slicesState {
 	st := s.st.Load()
 	if st == nil {
@@ -310,56 +357,25 @@ func (s *Slices[E]) putSlow(x []E) *slicesState {
 	if st.zero {
 		clear(x[:cap(x)])
 	}
+	if debug.Enabled {
+		debugSlicesSeal(x, st.zero)
+	}
+	if uint(cap(x)-1) >= uint(st.maxCap) {
+		st.drops.Add(1)
+		return nil
+	}
 	return st
 }
 
-// take returns n's class and its size, and empties and returns the slot of
-// that class of the caller's P: nil when it is empty, or when the P has no
-// shard (no pinning here, or GOMAXPROCS grew after the first use). It is not
-// generic, so that the pinning inlines into it.
-func (st *slicesState) take(n int) (x unsafe.Pointer, c, size int) {
-	c, size = sizeclass.Fit(n)
-	if st.shards == nil {
-		return nil, c, size
-	}
-	pid := pin.Pin() // nothing here may allocate or block
-	if pid < len(st.shards) {
-		sh := &st.shards[pid]
-		if sh.gen != gcGen.Load() {
-			sh.flush()
-		}
-		x = sh.slots[c]
-		sh.slots[c] = nil
-	}
-	pin.Unpin()
-	return x, c, size
-}
-
-// give stores x in the slot of class c of the caller's P if that slot is
-// empty, and reports whether it did.
-func (st *slicesState) give(c int, x unsafe.Pointer) bool {
-	ok := false
-	pid := pin.Pin()
-	if pid < len(st.shards) {
-		sh := &st.shards[pid]
-		if sh.gen != gcGen.Load() {
-			sh.flush()
-		}
-		if sh.slots[c] == nil {
-			sh.slots[c] = x
-			ok = true
-		}
-	}
-	pin.Unpin()
-	return ok
-}
-
-// flush empties the shard's slots after a collection, so that they keep
-// arrays alive no longer than a sync.Pool would once the pool is used again.
-// Its goroutine is pinned to the shard's P.
-func (sh *slicesShard) flush() {
-	clear(sh.slots)
-	sh.gen = gcGen.Load()
+// putShared keeps the array of capacity n (1 <= n <= maxCap) that p points
+// to in the sync.Pool of the largest class it can serve. It is not generic:
+// an unsafe.Pointer goes into an interface without allocating, and Get reads
+// it back without looking at the type.
+func (st *slicesState) putShared(p unsafe.Pointer, n int) {
+	// sizeclass.Floor without its checks: 1 <= n <= maxCap, the size of the
+	// last class, so c indexes pools.
+	c := sizeclass.Class(n+1) - 1
+	st.pools[c].Put(p)
 }
 
 // Stats returns a snapshot of the pool's counters over all classes, with the

@@ -1,0 +1,96 @@
+package reuse
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/reuse-go/reuse/internal/pin"
+)
+
+func TestSlicesShardLayout(t *testing.T) {
+	if got := unsafe.Sizeof(slicesShard{}); unsafe.Sizeof(uintptr(0)) == 8 && got != 128 {
+		t.Errorf("sizeof(slicesShard) = %d, want 128 (two cache lines)", got)
+	}
+}
+
+// slotOf returns what the calling goroutine's P's slot holds. The test must
+// run with GOMAXPROCS(1) for the answer to stay true.
+func slotOf[E any](s *Slices[E]) (unsafe.Pointer, int) {
+	st := s.st.Load()
+	pid := pin.Pin()
+	defer pin.Unpin()
+	return st.shards[pid].ptr, st.shards[pid].cap
+}
+
+// TestSlicesSlot pins down what the per-P slot holds: the last slice Put,
+// with its capacity rounded down to a class size, and what it held before
+// goes to its class's sync.Pool rather than being lost.
+func TestSlicesSlot(t *testing.T) {
+	if !pin.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection may empty the sync.Pools
+	var p Slices[byte]
+	a := make([]byte, 10, 1000) // class 896
+	b := p.Get(64)
+	p.Put(a)
+	if ptr, c := slotOf(&p); ptr != unsafe.Pointer(unsafe.SliceData(a)) || c != 896 {
+		t.Fatalf("slot after Put(cap 1000) = %p, %d; want %p, 896", ptr, c, unsafe.SliceData(a))
+	}
+	p.Put(b) // takes the slot: a goes behind
+	if ptr, c := slotOf(&p); ptr != unsafe.Pointer(unsafe.SliceData(b)) || c != 64 {
+		t.Fatalf("slot after Put(cap 64) = %p, %d; want %p, 64", ptr, c, unsafe.SliceData(b))
+	}
+	if g := p.Get(800); unsafe.SliceData(g) != unsafe.SliceData(a) || cap(g) != 896 {
+		t.Errorf("Get(800) after a went behind: cap %d, same array %v; want a with cap 896",
+			cap(g), unsafe.SliceData(g) == unsafe.SliceData(a))
+	}
+	if g := p.Get(64); unsafe.SliceData(g) != unsafe.SliceData(b) {
+		t.Errorf("Get(64): not the slice in the slot")
+	}
+	if ptr, c := slotOf(&p); ptr != nil || c != 0 {
+		t.Errorf("slot after Get took it = %p, %d; want nil, 0", ptr, c)
+	}
+	if s := p.Stats(); s.News != 1 || s.Drops != 0 {
+		t.Errorf("Stats = %+v; want 1 new (the first Get), 0 drops", s)
+	}
+}
+
+// TestSlicesSlotRetention pins down the retention contract of the slot: the
+// slice in it survives collections while the pool is idle, and the next Put
+// moves it behind, to a sync.Pool, which releases it within two collections.
+func TestSlicesSlotRetention(t *testing.T) {
+	if !pin.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var freed atomic.Bool
+	var p Slices[byte]
+	func() {
+		x := make([]byte, 256)
+		runtime.AddCleanup(&x[0], func(f *atomic.Bool) { f.Store(true) }, &freed)
+		p.Put(x) // into the slot
+	}()
+	for range 3 {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if freed.Load() {
+		t.Fatal("the slice in the slot of an idle pool was collected; the test's premise is wrong")
+	}
+	p.Put(make([]byte, 64)) // moves the slice behind
+	deadline := time.Now().Add(5 * time.Second)
+	for !freed.Load() && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !freed.Load() {
+		t.Error("the slice moved behind by a Put was not released by later collections")
+	}
+	runtime.KeepAlive(&p)
+}

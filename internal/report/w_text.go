@@ -140,7 +140,7 @@ func w6() Def {
 		base, got float64
 		why       string
 	}{
-		{5, 76.7, 30.6, "at n=5 the op is a few tens of ns, and reuse.Slices' size-class lookup on Get and Put costs a few ns that a sync.Pool of *[]string, which holds one size, does not spend"},
+		{5, 76.7, 30.6, "at n=5 the op is a few tens of ns, of which a Get and a Put are about half, so load on the machine can decide the ratio"},
 		{100, 613, 250, ""},
 	} {
 		n := c.n

@@ -25,7 +25,8 @@
 // append: it asks its pool for a larger array, which the pool keeps in a few
 // slots per size class (four classes per doubling: 1024, 1280, 1536, 1792,
 // 2048, ...), and keeps its home array aside. Put gives the larger array
-// back to the slots and the Buffer, with its home array, to a sync.Pool. So
+// back to the slots and the Buffer, with its home array, to the pool's
+// per-processor slot and the sync.Pool behind it. So
 // a request that writes 1 KiB gets a 1 KiB Buffer even right after one that
 // wrote 1 MiB, and the 1 MiB arrays are reused by the requests that need
 // them instead of being reallocated (or, as in a plain sync.Pool of
@@ -56,9 +57,15 @@
 // buffers.
 //
 // Get and Put take no lock, do not sort, use no map, do not allocate (except
-// when the pool is empty and Get makes a Buffer) and write no shared atomic
-// counter: Get is a sync.Pool Get; Put is a few loads of rarely written
-// words, a sync.Pool Put, and, one time in 64, striped adds to the sampler.
+// when the pool is empty and Get makes a Buffer, and at the first Put, which
+// makes the slots) and write no shared atomic
+// counter. Each processor (P) has a slot for one Buffer in front of a
+// sync.Pool: Get takes the Buffer in its P's slot, or one from the sync.Pool;
+// Put is a few loads of rarely written words, a store into the slot (what
+// was there moves to the sync.Pool) and, one time in 64, striped adds to the
+// sampler. A slot costs a pin and two plain memory accesses, less than a
+// sync.Pool operation, which makes the pool cheaper than a bare sync.Pool
+// of *bytes.Buffer. Under the race detector, and TinyGo, there are no slots.
 // Only Buffers that outgrow their home array pay shared atomic operations
 // (a compare-and-swap on the slots of a class and an add to the count of
 // bytes kept), beside the copy that growing costs anyway.
@@ -86,9 +93,11 @@
 //     calibration stops keeping it. An idle pool keeps them (up to the
 //     budget) until it is used again.
 //   - The home arrays of the Buffers live in a sync.Pool, which the garbage
-//     collector empties over two cycles without telling anyone. The pool
-//     counts the home capacity of every Buffer it made from its making until
-//     a cleanup (runtime.AddCleanup) reports that the collector freed it.
+//     collector empties over two cycles without telling anyone, and in the
+//     per-P Buffer slots (one Buffer each), which an idle pool keeps until it
+//     is used again. The pool counts the home capacity of every Buffer it
+//     made from its making until a cleanup (runtime.AddCleanup) reports that
+//     the collector freed it.
 //     That count is an estimate that errs high: it includes Buffers in use,
 //     and Buffers the collector has freed but whose cleanup has not run.
 //     Because it errs high, the budget check it feeds is conservative.

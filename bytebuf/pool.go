@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/reuse-go/reuse/internal/debug"
+	"github.com/reuse-go/reuse/internal/pin"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 )
 
@@ -61,7 +62,11 @@ type Config struct {
 // NewPool for other bounds. A Pool is safe for use by multiple goroutines and
 // must not be copied after first use.
 type Pool struct {
-	// bufs holds the Buffers, each with its home array.
+	// slots holds one Buffer per P in front of bufs, made at the first Put;
+	// nil where pin.OK is false.
+	slots atomic.Pointer[[]slot]
+	// bufs holds the Buffers the slots have no room for, each with its
+	// home array.
 	bufs sync.Pool
 	// maxCap and budget are the bounds; 0 means the default. Set once by
 	// NewPool.
@@ -147,6 +152,23 @@ func (p *Pool) Get() *Buffer {
 	if p == nil {
 		panic("bytebuf.Pool.Get: nil *Pool")
 	}
+	if pin.OK {
+		if sl := p.slots.Load(); sl != nil {
+			pid := pin.Pin() // nothing here may allocate or block
+			if pid < len(*sl) {
+				if b := (*sl)[pid].b; b != nil {
+					(*sl)[pid].b = nil
+					pin.Unpin()
+					b.gets++
+					if debug.Enabled {
+						debug.GotPoisoned(p, b, b.buf[:cap(b.buf)])
+					}
+					return b
+				}
+			}
+			pin.Unpin()
+		}
+	}
 	if b, ok := p.bufs.Get().(*Buffer); ok {
 		b.gets++
 		if debug.Enabled {
@@ -209,7 +231,7 @@ func (p *Pool) Put(b *Buffer) {
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
-	p.bufs.Put(b)
+	p.keep(b)
 }
 
 // putSlow is Put for nil and foreign Buffers, Buffers that grew, the Puts
@@ -249,7 +271,7 @@ func (p *Pool) putSlow(b *Buffer) {
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
-	p.bufs.Put(b)
+	p.keep(b)
 }
 
 // refreshLimit recomputes limit from homeMax, MaxCap and the bytes
@@ -360,4 +382,48 @@ func (p *Pool) Stats() Stats {
 		}
 	}
 	return s
+}
+
+// slot is one P's Buffer. Only goroutines pinned to that P read or write it,
+// so plain loads and stores are enough.
+type slot struct {
+	b *Buffer
+	_ [128 - 8]byte // one slot per 128 bytes, two cache lines
+}
+
+// keep stores b, empty and within the bounds, in the slot of the caller's P,
+// and moves what the slot held behind into bufs. A slot costs a pin and a
+// few plain memory accesses, where each sync.Pool operation costs a pin and
+// more (measured with callgrind: a Get, a 100-byte Write and a Put fell from
+// 256 to 205 instructions, against 225 for a sync.Pool of *bytes.Buffer).
+// An idle pool therefore keeps up to one Buffer per P until it is used
+// again; its home array counts in the budget like any live Buffer's.
+func (p *Pool) keep(b *Buffer) {
+	if pin.OK {
+		sl := p.slots.Load()
+		if sl == nil {
+			sl = p.makeSlots()
+		}
+		pid := pin.Pin() // nothing here may allocate or block
+		if pid < len(*sl) {
+			old := (*sl)[pid].b
+			(*sl)[pid].b = b
+			pin.Unpin()
+			if old != nil {
+				p.bufs.Put(old)
+			}
+			return
+		}
+		pin.Unpin()
+	}
+	p.bufs.Put(b)
+}
+
+// makeSlots makes the slots at the first Put, one per P.
+func (p *Pool) makeSlots() *[]slot {
+	sl := make([]slot, runtime.GOMAXPROCS(0))
+	if !p.slots.CompareAndSwap(nil, &sl) {
+		return p.slots.Load()
+	}
+	return &sl
 }

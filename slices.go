@@ -3,7 +3,6 @@ package reuse
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"strconv"
 	"sync"
@@ -228,10 +227,7 @@ func (s *Slices[E]) Get(n int) []E {
 			return make([]E, n)
 		}
 	}
-	// The size of n's class, as sizeclass.Fit computes it; 0 <= n <= maxCap.
-	m := uint(max(n, 1) - 1)
-	sh := bits.Len(m|7) - 3
-	size := int(m>>sh+1) << sh
+	size := fitSize(n) // 0 <= n <= maxCap
 	if pin.OK {
 		pid := pin.Pin() // nothing here may allocate or block
 		if pid < len(st.shards) {
@@ -325,14 +321,10 @@ func (s *Slices[E]) Put(x []E) {
 		pid := pin.Pin() // nothing here may allocate or block
 		if pid < len(st.shards) {
 			// x takes the slot, with its capacity rounded down to a class
-			// size (sizeclass.Floor's size: the top three bits of a
-			// capacity of 8 or more); what was there goes behind.
-			c := uint(cap(x))
-			k := bits.Len(c|7) - 3
-			c = c >> k << k
+			// size (1 <= cap(x) <= maxCap); what was there goes behind.
 			slot := &st.shards[pid]
 			old, oldCap := slot.ptr, slot.cap
-			slot.ptr, slot.cap = p, int(c)
+			slot.ptr, slot.cap = p, floorSize(cap(x))
 			pin.Unpin()
 			if old != nil {
 				st.putShared(old, oldCap)
@@ -397,3 +389,16 @@ func (s *Slices[E]) Stats() Stats {
 	}
 	return r
 }
+
+// fitSize and floorSize give Get and Put sizeclass.Fit's size and
+// sizeclass.FloorSize through this package: the compiler inlines a function
+// of another package into generic code instantiated in a third only when it
+// is reached through the generic function's own package, so calling
+// sizeclass directly from Get and Put left two calls per pair in users' code
+// (measured with callgrind: 161.5 against 150.0 instructions per Get+Put).
+func fitSize(n int) int {
+	_, size := sizeclass.Fit(n)
+	return size
+}
+
+func floorSize(capacity int) int { return sizeclass.FloorSize(capacity) }

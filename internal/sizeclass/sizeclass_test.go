@@ -134,6 +134,11 @@ func largestFit(n int) string {
 	if exact != (s == n) {
 		return fmt.Sprintf("Floor(%d) = %d, exact = %v, but its size is %d", n, c, exact, s)
 	}
+	if n <= sizeclass.MaxSize {
+		if fs := sizeclass.FloorSize(n); fs != s {
+			return fmt.Sprintf("FloorSize(%d) = %d, want Size(Floor(%d)) = %d", n, fs, n, s)
+		}
+	}
 	return ""
 }
 

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/pairbench"
 )
 
 // BenchmarkPaired measures the two ratios issue targets are set on, in a way
@@ -73,42 +73,26 @@ func BenchmarkPaired(b *testing.B) {
 // a warm-up that also lets bytebuf.Pool calibrate.
 func paired(b *testing.B, base, ours func()) {
 	const batch = 2000
-	run := func(f func()) time.Duration {
-		t := time.Now()
-		for range batch {
-			f()
-		}
-		return time.Since(t)
-	}
 	for range 20 {
-		run(base)
-		run(ours)
-	}
-	var tb, to []time.Duration
-	var ratios []float64
-	i := 0
-	for b.Loop() {
-		var db, do time.Duration
-		if i%2 == 0 {
-			db, do = run(base), run(ours)
-		} else {
-			do, db = run(ours), run(base)
+		for range batch {
+			base()
+			ours()
 		}
-		i++
-		tb, to = append(tb, db), append(to, do)
-		ratios = append(ratios, float64(do)/float64(db))
 	}
-	if len(ratios) == 0 {
+	tb, to := pairbench.Times(b, batch, true, base, ours)
+	if len(tb) == 0 {
 		return
 	}
+	ratios := make([]float64, len(tb))
+	for i := range tb {
+		ratios[i] = float64(to[i]) / float64(tb[i])
+	}
 	slices.Sort(ratios)
-	slices.Sort(tb)
-	slices.Sort(to)
 	k := len(ratios)
 	b.ReportMetric(ratios[k/2], "x-base")
 	b.ReportMetric(ratios[k/4], "x-base-p25")
 	b.ReportMetric(ratios[3*k/4], "x-base-p75")
-	b.ReportMetric(float64(tb[k/2])/batch, "base-ns/op")
-	b.ReportMetric(float64(to[k/2])/batch, "ours-ns/op")
+	b.ReportMetric(float64(pairbench.Median(tb))/batch, "base-ns/op")
+	b.ReportMetric(float64(pairbench.Median(to))/batch, "ours-ns/op")
 	b.ReportMetric(0, "ns/op") // the per-iteration time is two batches: not a figure
 }

@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reuse-go/reuse/bufiopool"
 	"github.com/reuse-go/reuse/internal/cputime"
+	"github.com/reuse-go/reuse/internal/pairbench"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
@@ -146,33 +145,6 @@ func BenchmarkPaired(b *testing.B) {
 
 func paired(b *testing.B, base, pool func()) {
 	const batch = 50
-	var tb, tp []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		for range batch {
-			base()
-		}
-		t1 := time.Now()
-		for range batch {
-			pool()
-		}
-		t2 := time.Now()
-		tb = append(tb, t1.Sub(t0))
-		tp = append(tp, t2.Sub(t1))
-	}
-	mb, mp := median(tb)/batch, median(tp)/batch
-	b.ReportMetric(float64(mb.Nanoseconds()), "base-ns/op")
-	b.ReportMetric(float64(mp.Nanoseconds()), "pool-ns/op")
-	b.ReportMetric(float64(mb)/float64(mp), "speedup")
-	var sb, sp time.Duration
-	for i := range tb {
-		sb, sp = sb+tb[i], sp+tp[i]
-	}
-	b.ReportMetric(float64(sb)/float64(sp), "speedup-total")
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
+	tb, tp := pairbench.Times(b, batch, false, base, pool)
+	pairbench.ReportSpeedup(b, batch, tb, tp)
 }

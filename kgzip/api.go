@@ -10,8 +10,8 @@ import (
 // returns the extended slice. The result belongs to the caller: no pooled
 // memory is returned. The spare capacity of dst must not overlap src. It
 // does not allocate when dst has room for the output: at NoCompression that
-// is len(src) plus 5 bytes per 64 KiB block plus 25
-// bytes, and incompressible input costs about as much at the other levels.
+// is len(src) plus 5 bytes per 64 KiB block plus 25 bytes, and
+// incompressible input costs about as much at the other levels.
 //
 // The level is one of github.com/klauspost/compress/gzip's: HuffmanOnly (-2),
 // DefaultCompression (-1, which is 5 there), NoCompression (0), or BestSpeed
@@ -35,8 +35,7 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 // limit is negative.
 //
 // Decompress does not allocate when dst has room for the output; otherwise
-// it usually allocates once, sized from the
-// stream's trailer.
+// it usually allocates once, sized from the stream's trailer.
 func Decompress(dst, src []byte, limit int) ([]byte, error) {
 	return pools.Decompress(dst, src, limit)
 }

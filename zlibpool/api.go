@@ -10,8 +10,8 @@ import (
 // returns the extended slice. The result belongs to the caller: no pooled
 // memory is returned. The spare capacity of dst must not overlap src. It
 // does not allocate when dst has room for the output: at NoCompression that
-// is len(src) plus 5 bytes per 64 KiB block plus 11
-// bytes, and incompressible input costs about as much at the other levels.
+// is len(src) plus 5 bytes per 64 KiB block plus 11 bytes, and
+// incompressible input costs about as much at the other levels.
 //
 // The level is one of compress/zlib's: HuffmanOnly (-2), DefaultCompression (-1),
 // NoCompression (0), or BestSpeed (1) to BestCompression (9); any other
@@ -35,8 +35,7 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 // limit is negative.
 //
 // Decompress does not allocate when dst has room for the output; otherwise
-// it grows the output by doubling, from 512
-// bytes.
+// it grows the output by doubling, from 512 bytes.
 func Decompress(dst, src []byte, limit int) ([]byte, error) {
 	return pools.Decompress(dst, src, limit)
 }

@@ -20,7 +20,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/reuse-go/reuse/internal/report"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
 func main() {

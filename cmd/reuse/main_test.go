@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reuse-go/reuse/internal/report"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
 // quick are the flags of a fast run for tests: figures are rough but every

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/reuse-go/reuse/internal/report"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
 func TestFormats(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reuse-go/reuse/internal/chart"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/chart"
 )
 
 func TestScaleMap(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reuse-go/reuse/internal/report"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
 // fixture is a small fixed report: W1 at three sizes, a W2, an invalid

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/reuse-go/reuse/internal/cputime"
-	"github.com/reuse-go/reuse/internal/report"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 	"github.com/reuse-go/reuse/reusetest"
 )
 

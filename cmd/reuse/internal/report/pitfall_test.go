@@ -14,7 +14,7 @@ import (
 	"github.com/reuse-go/reuse"
 	reusedebug "github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/race"
-	"github.com/reuse-go/reuse/internal/report"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
 // noGC turns the garbage collector off for the test, so pools keep what is

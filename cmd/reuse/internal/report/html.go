@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/reuse-go/reuse/internal/chart"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/chart"
 )
 
 // WriteHTML writes the report as one self-contained HTML page: inline CSS

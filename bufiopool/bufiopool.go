@@ -73,8 +73,9 @@ type Reader struct {
 
 // NewReader returns a buffered reader over r with a buffer of at least size
 // bytes: size rounded up to a power of two, at least MinSize. Above
-// MaxPooledSize the buffer has exactly size bytes and is not pooled. Its
-// Size method reports the actual size.
+// MaxPooledSize the buffer has exactly size bytes and is not pooled; a size
+// too large to allocate panics, as bufio.NewReaderSize does. Its Size method
+// reports the actual size.
 //
 // The caller must call Close when done. NewReader allocates only the small
 // handle (8 bytes); the buffer comes from the pool.

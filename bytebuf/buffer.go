@@ -2,6 +2,7 @@ package bytebuf
 
 import (
 	"io"
+	"math"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -74,7 +75,9 @@ func (b *Buffer) Truncate(n int) {
 }
 
 // Grow makes room for at least n more bytes without another allocation. It
-// panics if n is negative, like bytes.Buffer.Grow.
+// panics if n is negative, like bytes.Buffer.Grow, and when Len()+n bytes
+// cannot be allocated (the runtime's "makeslice: cap out of range", or out
+// of memory, as for append); it never returns with less room than asked.
 func (b *Buffer) Grow(n int) {
 	if n < 0 {
 		panic("bytebuf.Buffer.Grow: negative count")
@@ -95,7 +98,10 @@ func (b *Buffer) grow(n int) {
 		return
 	}
 	// Like append: at least double, so that n one-byte writes cost O(n).
-	c := 2*cap(b.buf) + n
+	// need > cap(b.buf) here; cap+need is written so that it cannot
+	// overflow for an n near math.MaxInt (2*cap+n did, and left the
+	// buffer smaller than asked).
+	c := need + min(cap(b.buf), math.MaxInt-need)
 	if c < 64 {
 		c = 64
 	}

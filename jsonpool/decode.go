@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/reuse-go/reuse"
 )
@@ -42,7 +43,7 @@ func putBuffer(b *[]byte) {
 // Unlike json.Decoder, which stops after the first value, Decode consumes all
 // of r, and anything after the value other than white space is an error: it
 // is meant for a request or response body, a file, a message. It reads at
-// most limit+1 bytes: when r holds more than limit bytes it returns an error
+// most limit+1 bytes, and any limit from 1 to math.MaxInt works: when r holds more than limit bytes it returns an error
 // wrapping ErrTooLarge without decoding anything. A read error from r, or a
 // json error (*json.SyntaxError, *json.UnmarshalTypeError, ...), is returned
 // wrapped, for errors.Is and errors.As.
@@ -72,13 +73,19 @@ func Decode(r io.Reader, v any, limit int) error {
 // readLimited appends all of r to buf, growing it as needed, and fails with
 // ErrTooLarge as soon as more than limit bytes have been read.
 func readLimited(buf []byte, r io.Reader, limit int) ([]byte, error) {
+	// One byte more than the limit is enough to know the input is too
+	// large. limit+1 would overflow for limit == math.MaxInt, which no
+	// input can reach anyway: stop at math.MaxInt bytes.
+	stop := limit
+	if stop < math.MaxInt {
+		stop++
+	}
 	for {
-		end := min(cap(buf), limit+1)
+		end := min(cap(buf), stop)
 		if len(buf) == end {
-			// Here len(buf) <= limit, so cap(buf) <= limit: grow by
-			// doubling, never past limit+1, one byte more than the limit
-			// being enough to know the input is too large.
-			grown := make([]byte, len(buf), min(max(2*cap(buf), minRead), limit+1))
+			// Here len(buf) < stop, so cap(buf) < stop: grow by doubling
+			// (written so that it cannot overflow), never past stop.
+			grown := make([]byte, len(buf), cap(buf)+min(max(cap(buf), minRead), stop-cap(buf)))
 			copy(grown, buf)
 			buf = grown
 			end = cap(buf)

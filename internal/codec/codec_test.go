@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
@@ -273,7 +274,7 @@ func TestDecompressLimit(t *testing.T) {
 			{10000, make([]byte, 3, 10003), nil}, // exactly enough room
 			{10000, make([]byte, 3, 100), nil},
 			{10001, nil, nil},
-			{1 << 62, nil, nil},
+			{math.MaxInt / 2, nil, nil},
 		}
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("%s/limit=%d/cap=%d", f.name, tt.limit, cap(tt.dst)), func(t *testing.T) {

@@ -35,13 +35,38 @@ func main() {
 // run is main without the process: it parses args, runs the report and
 // writes it.
 func run(args []string, stdout, stderr io.Writer) error {
+	cfg, err := parse(args, stderr)
+	if err != nil {
+		return err
+	}
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+		cfg.opt.Progress = progress(f, report.Select(cfg.opt.Filter))
+	}
+	r := report.Run(cfg.opt)
+	if cfg.opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	return write(r, stdout, cfg)
+}
+
+// config is what the command line asks for.
+type config struct {
+	opt      report.Options
+	htmlFile string
+	jsonFile string
+}
+
+// parse reads the command line into a config; usage and flag errors go to
+// stderr.
+func parse(args []string, stderr io.Writer) (config, error) {
 	if len(args) > 0 && args[0] == "bench" {
 		args = args[1:]
 	}
+	var cfg config
 	fs := flag.NewFlagSet("reuse", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	htmlFile := fs.String("html", "", "also write the report as a self-contained HTML page to `FILE`")
-	jsonFile := fs.String("json", "", "also write the report as JSON to `FILE`")
+	fs.StringVar(&cfg.htmlFile, "html", "", "also write the report as a self-contained HTML page to `FILE`")
+	fs.StringVar(&cfg.jsonFile, "json", "", "also write the report as JSON to `FILE`")
 	filter := fs.String("filter", "", "run only the workloads whose id or name matches `REGEXP` (such as W1|gzip)")
 	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 32 s budget")
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
@@ -51,53 +76,50 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return cfg, err
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	opt := report.DefaultOptions()
+	cfg.opt = report.DefaultOptions()
 	if *full {
-		opt = report.FullOptions()
+		cfg.opt = report.FullOptions()
 	}
 	// Explicit round settings are taken as given, without the default
 	// run's time budget.
 	if *round > 0 {
-		opt.Round, opt.Budget = *round, 0
+		cfg.opt.Round, cfg.opt.Budget = *round, 0
 	}
 	if *rounds > 0 {
-		opt.Rounds, opt.Budget = *rounds, 0
+		cfg.opt.Rounds, cfg.opt.Budget = *rounds, 0
 	}
 	if *filter != "" {
 		re, err := regexp.Compile(*filter)
 		if err != nil {
-			return fmt.Errorf("-filter: %w", err)
+			return cfg, fmt.Errorf("-filter: %w", err)
 		}
-		opt.Filter = re
+		cfg.opt.Filter = re
 		if len(report.Select(re)) == 0 {
-			return fmt.Errorf("-filter %q matches no workload", *filter)
+			return cfg, fmt.Errorf("-filter %q matches no workload", *filter)
 		}
 	}
-	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
-		opt.Progress = progress(f, report.Select(opt.Filter))
-	}
-	r := report.Run(opt)
-	if opt.Progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
+	return cfg, nil
+}
+
+// write writes the report as a table to stdout and, if asked, as JSON and
+// HTML files.
+func write(r report.Report, stdout io.Writer, cfg config) error {
 	if err := report.WriteText(stdout, r); err != nil {
 		return err
 	}
-	if *jsonFile != "" {
-		if err := writeFile(*jsonFile, func(w io.Writer) error { return report.WriteJSON(w, r) }); err != nil {
+	if cfg.jsonFile != "" {
+		if err := writeFile(cfg.jsonFile, func(w io.Writer) error { return report.WriteJSON(w, r) }); err != nil {
 			return err
 		}
 	}
-	if *htmlFile != "" {
-		if err := writeFile(*htmlFile, func(w io.Writer) error { return report.WriteHTML(w, r) }); err != nil {
-			return err
-		}
+	if cfg.htmlFile != "" {
+		return writeFile(cfg.htmlFile, func(w io.Writer) error { return report.WriteHTML(w, r) })
 	}
 	return nil
 }

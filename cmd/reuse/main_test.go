@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,15 +120,15 @@ func TestJSONSchema(t *testing.T) {
 	if mode := s.str(top, "mode", true); mode != "default" {
 		t.Errorf("mode = %q, want default", mode)
 	}
+	defs := report.Defs()
 	ws := s.arr(top, "workloads")
-	if len(ws) != 11 {
-		t.Fatalf("%d workloads, want W1–W11", len(ws))
+	if len(ws) != len(defs) {
+		t.Fatalf("%d workloads, want the %d defined", len(ws), len(defs))
 	}
 	pitfalls := map[string]string{}
 	invalid := map[string]bool{}
 	for i, wv := range ws {
-		id := "W" + string(rune('0'+(i+1)/10)) + string(rune('0'+(i+1)%10))
-		id = strings.Replace(id, "W0", "W", 1)
+		id := defs[i].ID
 		ws := s.at("." + id)
 		w := ws.obj(wv)
 		if got := ws.str(w, "id", true); got != id {
@@ -139,13 +140,14 @@ func TestJSONSchema(t *testing.T) {
 		ws.str(w, "name", true)
 		ws.str(w, "op", true)
 		ws.str(w, "published", true)
+		ws.str(w, "claim", true)
 		for _, fv := range ws.arr(w, "findings") {
 			f := ws.obj(fv)
 			p := ws.str(f, "pitfall", true)
 			ws.str(f, "variant", true)
 			ws.str(f, "message", true)
 			ws.str(f, "evidence", true)
-			pitfalls[p] = id
+			pitfalls[id+" "+p] = id
 		}
 		cases := ws.arr(w, "cases")
 		if len(cases) == 0 {
@@ -220,18 +222,32 @@ func TestJSONSchema(t *testing.T) {
 			}
 		}
 	}
-	for p, id := range map[string]string{"P1": "W10", "P2": "W6", "P3": "W8", "P4": "W1", "P7": "W11"} {
-		if pitfalls[p] == "" {
-			t.Errorf("no %s finding; want one in %s", p, id)
+	// Every pitfall a workload declares is found in its usual code, and
+	// the only variants that fail the check are those declared to.
+	fails := map[string]string{}
+	for _, d := range defs {
+		for _, p := range d.Pitfalls {
+			if pitfalls[d.ID+" "+p] == "" {
+				t.Errorf("no %s finding in %s, which declares it", p, d.ID)
+			}
+		}
+		for _, c := range d.Cases {
+			for _, v := range c.Variants {
+				if v.Fails != "" {
+					fails[d.ID+"/"+v.Name] = v.Fails
+				}
+			}
 		}
 	}
-	// The only variant whose output may fail the check is W10's drained
-	// gunzip: its ops return io.EOF.
-	want := "W10/sync.Pool, one input buffer"
-	if !invalid[want] {
-		t.Errorf("%s passed the check; its drained input must fail it", want)
+	if len(fails) == 0 {
+		t.Error("no variant is declared to fail its check; W10's drained gunzip must be")
 	}
-	delete(invalid, want)
+	for k, why := range fails {
+		if !invalid[k] {
+			t.Errorf("%s passed the check; it must fail it: %s", k, why)
+		}
+		delete(invalid, k)
+	}
 	for k := range invalid {
 		t.Errorf("%s failed its check", k)
 	}
@@ -306,13 +322,13 @@ func TestProgressLine(t *testing.T) {
 	var b bytes.Buffer
 	p := progress(&b, defs)
 	p(defs[0], 0, len(defs), 0)
-	if got := b.String(); !strings.Contains(got, "[1/11] W1 make vs pool by size: 10 workloads to go, estimating") {
+	if got, want := b.String(), fmt.Sprintf("[1/%d] %s %s: %d workloads to go, estimating", len(defs), defs[0].ID, defs[0].Name, len(defs)-1); !strings.Contains(got, want) {
 		t.Errorf("first progress line = %q", got)
 	}
 	b.Reset()
 	p(defs[1], 1, len(defs), 2*time.Second)
 	got := b.String()
-	if !strings.Contains(got, "[2/11] W2") || !strings.Contains(got, "9 workloads to go") || !strings.Contains(got, "s left") {
+	if !strings.Contains(got, fmt.Sprintf("[2/%d] %s", len(defs), defs[1].ID)) || !strings.Contains(got, fmt.Sprintf("%d workloads to go", len(defs)-2)) || !strings.Contains(got, "s left") {
 		t.Errorf("second progress line = %q, want the workload, what remains and the time left", got)
 	}
 }

@@ -54,21 +54,43 @@ func (c BarChart) SVG() string {
 	if w == 0 {
 		w = 760
 	}
-	ns := len(c.Series)
-	if ns == 0 {
-		ns = 1
-	}
+	ns := max(len(c.Series), 1)
 	rowH := ns*(barH+barGap) - barGap + groupGap
 	plotTop := titleH + legendH
-	h := plotTop + len(c.Groups)*rowH + axisH
+	plotBottom := plotTop + len(c.Groups)*rowH
+	h := plotBottom + axisH
+	s := c.scale(w)
 
+	var b strings.Builder
+	open(&b, w, h, c.Title)
+	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
+	legend(&b, c.Series, titleH+12)
+	for _, t := range s.Ticks() {
+		x := s.Map(t)
+		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, plotTop, x, plotBottom)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s%s</text>`, x, plotBottom+16, fontStyle, Format(t), esc(c.Unit))
+	}
+	for gi, g := range c.Groups {
+		c.row(&b, s, g, plotTop+gi*rowH, rowH)
+	}
+	if c.Ref != 0 && drawable(c.Ref, c.Log) {
+		x := s.Map(c.Ref)
+		fmt.Fprintf(&b, `<line class="ref" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#c00" stroke-dasharray="4 3"/>`, x, plotTop-4, x, plotBottom)
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+// scale returns the value axis of a chart w pixels wide: it covers every
+// drawable value and the reference line, widened to powers of ten on a log
+// scale and to a round step on a linear one.
+func (c BarChart) scale(w int) Scale {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, g := range c.Groups {
 		for _, v := range g.Values {
-			if !drawable(v, c.Log) {
-				continue
+			if drawable(v, c.Log) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
 	if c.Ref != 0 {
@@ -80,59 +102,43 @@ func (c BarChart) SVG() string {
 	s := Scale{From: labelW, To: float64(w - rightPad), Log: c.Log}
 	if c.Log {
 		s.Min, s.Max = LogBounds(lo, hi)
-	} else {
-		s.Min, s.Max = math.Min(0, lo), hi
-		if st := niceStep(math.Max(hi-s.Min, 1e-9) / 5); st > 0 {
-			s.Max = math.Ceil(hi/st) * st
-		}
+		return s
 	}
+	s.Min, s.Max = math.Min(0, lo), hi
+	if st := niceStep(math.Max(hi-s.Min, 1e-9) / 5); st > 0 {
+		s.Max = math.Ceil(hi/st) * st
+	}
+	return s
+}
 
-	var b strings.Builder
-	open(&b, w, h, c.Title)
-	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
-	legend(&b, c.Series, titleH+12)
-
-	plotBottom := plotTop + len(c.Groups)*rowH
-	for _, t := range s.Ticks() {
-		x := s.Map(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, plotTop, x, plotBottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s%s</text>`, x, plotBottom+16, fontStyle, Format(t), esc(c.Unit))
-	}
-	for gi, g := range c.Groups {
-		y0 := plotTop + gi*rowH
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" %s>%s</text>`, labelW-8, y0+(rowH-groupGap)/2+4, fontStyle, esc(g.Label))
-		for si, v := range g.Values {
-			y := y0 + si*(barH+barGap)
-			if !drawable(v, c.Log) {
-				if si < len(g.Notes) && g.Notes[si] != "" {
-					fmt.Fprintf(&b, `<text class="note" x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="%s">%s</text>`,
-						s.Map(s.Min)+3, y+barH-2, "#c00", esc(g.Notes[si]))
-				}
-				continue
+// row draws one group's label and bars, the group starting at y0.
+func (c BarChart) row(b *strings.Builder, s Scale, g BarGroup, y0, rowH int) {
+	fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" %s>%s</text>`, labelW-8, y0+(rowH-groupGap)/2+4, fontStyle, esc(g.Label))
+	for si, v := range g.Values {
+		y := y0 + si*(barH+barGap)
+		if !drawable(v, c.Log) {
+			if si < len(g.Notes) && g.Notes[si] != "" {
+				fmt.Fprintf(b, `<text class="note" x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="%s">%s</text>`,
+					s.Map(s.Min)+3, y+barH-2, "#c00", esc(g.Notes[si]))
 			}
-			x0, x1 := s.Map(s.Min), s.Map(v)
-			if !c.Log && s.Min < 0 {
-				x0 = s.Map(0)
-			}
-			if x1 < x0 {
-				x0, x1 = x1, x0
-			}
-			name := ""
-			if si < len(c.Series) {
-				name = c.Series[si]
-			}
-			fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %s%s</title></rect>`,
-				x0, y, math.Max(x1-x0, 1), barH, colour(si), esc(g.Label), esc(name), Format(v), esc(c.Unit))
-			fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="#333">%s%s</text>`,
-				x1+3, y+barH-2, Format(v), esc(c.Unit))
+			continue
 		}
+		x0, x1 := s.Map(s.Min), s.Map(v)
+		if !c.Log && s.Min < 0 {
+			x0 = s.Map(0)
+		}
+		if x1 < x0 {
+			x0, x1 = x1, x0
+		}
+		name := ""
+		if si < len(c.Series) {
+			name = c.Series[si]
+		}
+		fmt.Fprintf(b, `<rect class="bar" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %s%s</title></rect>`,
+			x0, y, math.Max(x1-x0, 1), barH, colour(si), esc(g.Label), esc(name), Format(v), esc(c.Unit))
+		fmt.Fprintf(b, `<text x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="#333">%s%s</text>`,
+			x1+3, y+barH-2, Format(v), esc(c.Unit))
 	}
-	if c.Ref != 0 && drawable(c.Ref, c.Log) {
-		x := s.Map(c.Ref)
-		fmt.Fprintf(&b, `<line class="ref" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#c00" stroke-dasharray="4 3"/>`, x, plotTop-4, x, plotBottom)
-	}
-	b.WriteString("</svg>")
-	return b.String()
 }
 
 // LineChart draws one line per series over a shared x axis.
@@ -163,6 +169,10 @@ type Tick struct {
 	Label string
 }
 
+// lineLeft and lineBottom are the margins of a LineChart's plot, for the
+// y and x axis labels.
+const lineLeft, lineBottom = 70, 44
+
 // SVG renders the chart as a standalone <svg> element.
 func (c LineChart) SVG() string {
 	w, h := c.Width, c.Height
@@ -172,12 +182,31 @@ func (c LineChart) SVG() string {
 	if h == 0 {
 		h = 420
 	}
-	const left, bottom = 70, 44
-	top := titleH + legendH
+	xs, ys := c.scales(w, h)
+
+	var b strings.Builder
+	open(&b, w, h, c.Title)
+	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
+	names := make([]string, len(c.Series))
+	for i, l := range c.Series {
+		names[i] = l.Name
+	}
+	legend(&b, names, titleH+12)
+	c.axes(&b, xs, ys, w, h)
+	for i, l := range c.Series {
+		c.line(&b, xs, ys, l, colour(i))
+	}
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+// scales returns the x and y scales of a chart w × h pixels: they cover
+// every drawable point and the given x ticks.
+func (c LineChart) scales(w, h int) (xs, ys Scale) {
 	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, l := range c.Series {
 		for _, p := range l.Points {
-			if drawable(p.X, c.LogX) && drawable(p.Y, c.LogY) {
+			if c.drawable(p) {
 				xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
 				ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
 			}
@@ -189,8 +218,8 @@ func (c LineChart) SVG() string {
 	if math.IsInf(xlo, 0) {
 		xlo, xhi, ylo, yhi = 1, 10, 1, 10
 	}
-	xs := Scale{Min: xlo, Max: xhi, From: left, To: float64(w - 20), Log: c.LogX}
-	ys := Scale{Min: ylo, Max: yhi, From: float64(h - bottom), To: float64(top), Log: c.LogY}
+	xs = Scale{Min: xlo, Max: xhi, From: lineLeft, To: float64(w - 20), Log: c.LogX}
+	ys = Scale{Min: ylo, Max: yhi, From: float64(h - lineBottom), To: float64(titleH + legendH), Log: c.LogY}
 	if c.LogX && len(c.XTicks) == 0 {
 		xs.Min, xs.Max = LogBounds(xlo, xhi)
 	}
@@ -199,20 +228,18 @@ func (c LineChart) SVG() string {
 	} else {
 		ys.Min = math.Min(0, ylo)
 	}
+	return xs, ys
+}
 
-	var b strings.Builder
-	open(&b, w, h, c.Title)
-	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
-	names := make([]string, len(c.Series))
-	for i, l := range c.Series {
-		names[i] = l.Name
-	}
-	legend(&b, names, titleH+12)
+func (c LineChart) drawable(p Point) bool { return drawable(p.X, c.LogX) && drawable(p.Y, c.LogY) }
 
+// axes draws the grid, the tick labels and the axis labels.
+func (c LineChart) axes(b *strings.Builder, xs, ys Scale, w, h int) {
+	top, left := titleH+legendH, lineLeft
 	for _, t := range ys.Ticks() {
 		y := ys.Map(t)
-		fmt.Fprintf(&b, `<line class="grid" x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#e0e0e0"/>`, left, y, w-20, y)
-		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end" %s fill="#555">%s</text>`, left-6, y+4, fontStyle, Format(t))
+		fmt.Fprintf(b, `<line class="grid" x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#e0e0e0"/>`, left, y, w-20, y)
+		fmt.Fprintf(b, `<text x="%d" y="%.1f" text-anchor="end" %s fill="#555">%s</text>`, left-6, y+4, fontStyle, Format(t))
 	}
 	xt := c.XTicks
 	if len(xt) == 0 {
@@ -222,39 +249,40 @@ func (c LineChart) SVG() string {
 	}
 	for _, t := range xt {
 		x := xs.Map(t.At)
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, top, x, h-bottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s</text>`, x, h-bottom+16, fontStyle, esc(t.Label))
+		fmt.Fprintf(b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, top, x, h-lineBottom)
+		fmt.Fprintf(b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s</text>`, x, h-lineBottom+16, fontStyle, esc(t.Label))
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" %s>%s</text>`, (left+w-20)/2, h-6, fontStyle, esc(c.XLabel))
-	fmt.Fprintf(&b, `<text x="14" y="%d" text-anchor="middle" transform="rotate(-90 14 %d)" %s>%s</text>`, (top+h-bottom)/2, (top+h-bottom)/2, fontStyle, esc(c.YLabel))
+	fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="middle" %s>%s</text>`, (left+w-20)/2, h-6, fontStyle, esc(c.XLabel))
+	mid := (top + h - lineBottom) / 2
+	fmt.Fprintf(b, `<text x="14" y="%d" text-anchor="middle" transform="rotate(-90 14 %d)" %s>%s</text>`, mid, mid, fontStyle, esc(c.YLabel))
+}
 
-	for i, l := range c.Series {
-		var d strings.Builder
-		pen := false
-		for _, p := range l.Points {
-			if !drawable(p.X, c.LogX) || !drawable(p.Y, c.LogY) {
-				pen = false
-				continue
-			}
-			cmd := "L"
-			if !pen {
-				cmd = "M"
-			}
-			fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, xs.Map(p.X), ys.Map(p.Y))
-			pen = true
+// line draws one series: a path broken where a point cannot be drawn, and
+// a dot with a tooltip at each point.
+func (c LineChart) line(b *strings.Builder, xs, ys Scale, l Line, col string) {
+	var d strings.Builder
+	pen := false
+	for _, p := range l.Points {
+		if !c.drawable(p) {
+			pen = false
+			continue
 		}
-		if d.Len() > 0 {
-			fmt.Fprintf(&b, `<path class="line" d="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.TrimSpace(d.String()), colour(i))
+		cmd := "L"
+		if !pen {
+			cmd = "M"
 		}
-		for _, p := range l.Points {
-			if drawable(p.X, c.LogX) && drawable(p.Y, c.LogY) {
-				fmt.Fprintf(&b, `<circle class="point" cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s at %s</title></circle>`,
-					xs.Map(p.X), ys.Map(p.Y), colour(i), esc(l.Name), Format(p.Y), Format(p.X))
-			}
+		fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, xs.Map(p.X), ys.Map(p.Y))
+		pen = true
+	}
+	if d.Len() > 0 {
+		fmt.Fprintf(b, `<path class="line" d="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.TrimSpace(d.String()), col)
+	}
+	for _, p := range l.Points {
+		if c.drawable(p) {
+			fmt.Fprintf(b, `<circle class="point" cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s at %s</title></circle>`,
+				xs.Map(p.X), ys.Map(p.Y), col, esc(l.Name), Format(p.Y), Format(p.X))
 		}
 	}
-	b.WriteString("</svg>")
-	return b.String()
 }
 
 func open(b *strings.Builder, w, h int, title string) {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reuse-go/reuse/internal/cputime"
 	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
+	"github.com/reuse-go/reuse/internal/cputime"
 	"github.com/reuse-go/reuse/reusetest"
 )
 

@@ -13,13 +13,13 @@ import (
 // and SVG, no script, no external request.
 func WriteHTML(w io.Writer, r Report) error {
 	data := struct {
-		R         Report
-		Speedup   template.HTML
-		Crossover template.HTML
-		Findings  []workloadFinding
+		R        Report
+		Speedup  template.HTML
+		Curves   []template.HTML
+		Findings []workloadFinding
 	}{R: r, Speedup: template.HTML(SpeedupChart(r).SVG())}
-	if c, ok := CrossoverChart(r); ok {
-		data.Crossover = template.HTML(c.SVG())
+	for _, c := range CurveCharts(r) {
+		data.Curves = append(data.Curves, template.HTML(c.SVG()))
 	}
 	for _, wl := range r.Workloads {
 		for _, f := range wl.Findings {
@@ -36,8 +36,8 @@ type workloadFinding struct {
 
 // SpeedupChart is the bar chart of every case's speedup against its
 // baseline: the published pooled ratio, sync.Pool as usually written here,
-// and reuse here. W1's sizes without a published ratio are left to the
-// crossover chart.
+// and reuse here. The cases of a curve (Workload.Curve) without a published
+// ratio are left to the curve's chart.
 func SpeedupChart(r Report) chart.BarChart {
 	c := chart.BarChart{
 		Title:  "Speedup against fresh allocation (log scale; right of the red line is faster)",
@@ -49,7 +49,7 @@ func SpeedupChart(r Report) chart.BarChart {
 	}
 	for _, w := range r.Workloads {
 		for _, cs := range w.Cases {
-			if w.ID == "W1" && cs.Verdict.Published == 0 {
+			if w.Curve != "" && cs.Verdict.Published == 0 {
 				continue
 			}
 			label := w.ID
@@ -76,34 +76,36 @@ func SpeedupChart(r Report) chart.BarChart {
 	return c
 }
 
-// CrossoverChart is W1's ns/op against n for each variant, log-log, with
-// n=0 drawn at 0.3 and labelled 0. It reports false when W1 was not run.
-func CrossoverChart(r Report) (chart.LineChart, bool) {
+// CurveCharts draws, for each workload whose cases form a curve over their
+// size (Workload.Curve), time per op against size for each variant,
+// log-log, with size 0 drawn at 0.3 and labelled 0.
+func CurveCharts(r Report) []chart.LineChart {
+	var out []chart.LineChart
+	for _, w := range r.Workloads {
+		if w.Curve != "" && len(w.Cases) > 0 {
+			out = append(out, curveChart(w, r.Timing))
+		}
+	}
+	return out
+}
+
+func curveChart(w Workload, timing string) chart.LineChart {
 	c := chart.LineChart{
-		Title:  "W1: time per op against slice length n (log-log): where pooling starts to pay",
-		XLabel: "n (elements of []int)",
+		Title:  w.ID + ": time per op against " + w.Curve + " (log-log): where pooling starts to pay",
+		XLabel: w.Curve,
 		YLabel: "ns/op",
 		LogX:   true,
 		LogY:   true,
 		Width:  1000,
 		Height: 440,
 	}
-	var w1 *Workload
-	for i := range r.Workloads {
-		if r.Workloads[i].ID == "W1" {
-			w1 = &r.Workloads[i]
-		}
-	}
-	if w1 == nil || len(w1.Cases) == 0 {
-		return c, false
-	}
-	if r.Timing == "cpu" {
+	if timing == "cpu" {
 		c.YLabel = "CPU ns/op"
 	}
 	const zeroAt = 0.3
 	lines := map[string]*chart.Line{}
 	var order []string
-	for _, cs := range w1.Cases {
+	for _, cs := range w.Cases {
 		x := float64(cs.Size)
 		if x == 0 {
 			x = zeroAt
@@ -126,7 +128,7 @@ func CrossoverChart(r Report) (chart.LineChart, bool) {
 	for _, role := range order {
 		c.Series = append(c.Series, *lines[role])
 	}
-	return c, true
+	return c
 }
 
 var funcs = template.FuncMap{
@@ -204,8 +206,8 @@ tr.invalid td.name { text-decoration: none; }
 <h2>At a glance</h2>
 <figure>{{.Speedup}}
 <figcaption>The published bar is the write-ups' ratio for the pooled code, what reuse should at least match; W4 parallel has no published baseline and W11 no published figure. A variant whose output or errors failed the check has no bar.</figcaption></figure>
-{{if .Crossover}}<figure>{{.Crossover}}
-<figcaption>Allocation grows with n; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P6).</figcaption></figure>{{end}}
+{{range .Curves}}<figure>{{.}}
+<figcaption>Allocation grows with size; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P6).</figcaption></figure>{{end}}
 
 <h2>Pitfalls found in this run</h2>
 {{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> in {{.ID}} {{.Name}}, <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>
@@ -216,6 +218,7 @@ tr.invalid td.name { text-decoration: none; }
 {{range .R.Workloads}}
 <h3 id="{{lower .ID}}">{{.ID}} {{.Name}}</h3>
 <p class="op">One op: {{.Op}}.</p>
+<p class="op">Claim tested: {{.Claim}}</p>
 <p class="published">Published: {{.Source}}</p>
 <table>
 <tr><th class="name">case</th><th class="name">variant</th><th>wall/op</th><th>CPU/op</th><th>B/op</th><th>allocs/op</th><th>first</th><th>GC/op</th><th>speedup</th><th>published</th></tr>

@@ -31,7 +31,7 @@ func fixture() report.Report {
 		}
 		return x
 	}
-	w1 := report.Workload{ID: "W1", Name: "make vs pool by size", Op: "allocate a []int"}
+	w1 := report.Workload{ID: "W1", Name: "make vs pool by size", Op: "allocate a []int", Curve: "n (elements of []int)"}
 	for _, c := range []struct {
 		n         int
 		name      string

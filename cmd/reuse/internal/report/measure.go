@@ -14,41 +14,6 @@ import (
 	"github.com/reuse-go/reuse/internal/cputime"
 )
 
-// Op does one operation of a variant. When see is non-nil, Op calls it with
-// the operation's output before it gives any pooled memory back, so the
-// report can compare the output with the baseline's; the timed loop passes
-// nil. An error means the op did not do its work.
-type Op func(see func(any)) error
-
-// Def defines a workload.
-type Def struct {
-	ID, Name  string
-	Op        string // what one op does
-	Published string // the published figures, as written up
-	Cases     []CaseDef
-	// Detect, if non-nil, runs the workload's pitfall detectors on the usual
-	// sync.Pool code and returns what they found.
-	Detect func() []Finding
-}
-
-// CaseDef defines one case of a workload. The first variant is the baseline.
-type CaseDef struct {
-	Name     string
-	Size     int // the size parameter, for W1's curve
-	Variants []VariantDef
-	Why      string // why the published ratio is not met or not comparable
-}
-
-// VariantDef defines one variant: New returns a fresh Op with its own pool.
-type VariantDef struct {
-	Name      string
-	Role      string
-	Published *Published
-	New       func() Op
-	// Parallel runs the op on GOMAXPROCS goroutines at once.
-	Parallel bool
-}
-
 // measurement accumulates one variant's figures over the rounds.
 type measurement struct {
 	vd         VariantDef

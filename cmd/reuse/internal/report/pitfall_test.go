@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 	reusedebug "github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/race"
-	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
 // noGC turns the garbage collector off for the test, so pools keep what is

@@ -37,8 +37,11 @@ type Report struct {
 type Workload struct {
 	ID       string    `json:"id"`
 	Name     string    `json:"name"`
-	Op       string    `json:"op"`        // what one op does
-	Source   string    `json:"published"` // the published figures, as written up
+	Op       string    `json:"op"`              // what one op does
+	Claim    string    `json:"claim"`           // the claim the workload tests
+	Source   string    `json:"published"`       // the published figures, as written up
+	Pitfalls []string  `json:"pitfalls"`        // labels of the pitfalls its usual code falls into
+	Curve    string    `json:"curve,omitempty"` // x axis of the cases' Size curve, "" when none
 	Cases    []Case    `json:"cases"`
 	Findings []Finding `json:"findings"`
 }
@@ -238,7 +241,8 @@ func (b *budget) round(n int) time.Duration {
 }
 
 func runWorkload(d Def, b *budget) Workload {
-	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Source: d.Published, Findings: []Finding{}}
+	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Claim: d.Claim, Source: d.Published,
+		Pitfalls: append([]string{}, d.Pitfalls...), Curve: d.Curve, Findings: []Finding{}}
 	for _, cd := range d.Cases {
 		w.Cases = append(w.Cases, runCase(cd, b.round(len(cd.Variants)), b.opt.Rounds))
 	}
@@ -316,30 +320,36 @@ func verdict(cd CaseDef, vs []Variant) Verdict {
 	case v.Measured >= v.Published:
 		v.Status = "met"
 	default:
-		// The ratio's uncertainty: how far the median rounds sat above
-		// the fastest, for the baseline and for reuse.
-		noise := vs[0].Noise + reuse.Noise
-		v.Status = "not met"
-		if v.Measured*(1+noise) >= v.Published {
-			v.Status = "within noise"
-		}
-		var why []string
-		if cd.Why != "" {
-			why = append(why, cd.Why)
-		}
-		if b := vs[0]; b.Published != nil && b.Published.AllocsPerOp > 0 && b.AllocsPerOp+0.5 < b.Published.AllocsPerOp {
-			why = append(why, fmt.Sprintf("the baseline makes %s allocations per op here against %g published: this Go no longer makes allocations the pool used to save",
-				Fraction(b.AllocsPerOp), b.Published.AllocsPerOp))
-		}
-		if v.Status == "within noise" {
-			why = append(why, fmt.Sprintf("the median rounds ran %.0f%% above the fastest, more than the gap to the published ratio", 100*noise))
-		}
-		if len(why) == 0 {
-			why = append(why, fmt.Sprintf("reuse measured %s against the published %s", Ratio(v.Measured), Ratio(v.Published)))
-		}
-		v.Why = strings.Join(why, "; ")
+		v.Status, v.Why = notMet(cd, vs[0], *reuse, v)
 	}
 	return v
+}
+
+// notMet returns the status of a verdict whose measured ratio is below the
+// published one, "within noise" or "not met", and the reasons.
+func notMet(cd CaseDef, base, reuse Variant, v Verdict) (status, why string) {
+	// The ratio's uncertainty: how far the median rounds sat above the
+	// fastest, for the baseline and for reuse.
+	noise := base.Noise + reuse.Noise
+	status = "not met"
+	if v.Measured*(1+noise) >= v.Published {
+		status = "within noise"
+	}
+	var whys []string
+	if cd.Why != "" {
+		whys = append(whys, cd.Why)
+	}
+	if b := base; b.Published != nil && b.Published.AllocsPerOp > 0 && b.AllocsPerOp+0.5 < b.Published.AllocsPerOp {
+		whys = append(whys, fmt.Sprintf("the baseline makes %s allocations per op here against %g published: this Go no longer makes allocations the pool used to save",
+			Fraction(b.AllocsPerOp), b.Published.AllocsPerOp))
+	}
+	if status == "within noise" {
+		whys = append(whys, fmt.Sprintf("the median rounds ran %.0f%% above the fastest, more than the gap to the published ratio", 100*noise))
+	}
+	if len(whys) == 0 {
+		whys = append(whys, fmt.Sprintf("reuse measured %s against the published %s", Ratio(v.Measured), Ratio(v.Published)))
+	}
+	return status, strings.Join(whys, "; ")
 }
 
 func short(s string) string {

@@ -26,6 +26,9 @@ func WriteText(w io.Writer, r Report) error {
 	b.WriteString("first = allocations of the very first op.\n")
 	for _, w := range r.Workloads {
 		fmt.Fprintf(&b, "\n%s %s: %s\n", w.ID, w.Name, w.Op)
+		if w.Claim != "" {
+			wrap(&b, "  ", "Claim: "+w.Claim)
+		}
 		fmt.Fprintf(&b, "  %-8s %-28s %9s %8s %8s %5s %7s %7s %7s\n",
 			"case", "variant", col, "B/op", "allocs", "first", "GC/op", "speedup", "publ.")
 		for _, c := range w.Cases {

@@ -111,7 +111,7 @@
 // make.)
 //
 // So pooling a pointer pays from about 16 B here, and allocating is as cheap
-// below that (pitfall P6); a value stored without a pointer in a plain
+// below that (pitfall P8); a value stored without a pointer in a plain
 // sync.Pool pays an allocation on every Put and only wins from about 256 B.
 //
 // # Debug build

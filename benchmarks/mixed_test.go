@@ -16,7 +16,7 @@ import (
 	"github.com/reuse-go/reuse/reusetest"
 )
 
-// The mixed workload W11 of WORKLOADS.md: 95% of requests write about
+// The mixed workload W11 of docs/WORKLOADS.md: 95% of requests write about
 // 1 KiB, 5% about 1 MiB, with 32 requests in flight. A request writes its
 // bytes in chunks of at most 4 KiB, as a handler building output does, so
 // every pool has to grow its buffers.

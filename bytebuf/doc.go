@@ -110,8 +110,8 @@
 //
 // Get gives the caller a Buffer; Put takes it back. After Put the caller must
 // not use the Buffer, nor any slice Bytes returned: the pool hands the same
-// memory to the next Get, possibly on another goroutine (pitfall P2 of
-// WORKLOADS.md). Copy what must outlive the Put (String returns a copy), or
+// memory to the next Get, possibly on another goroutine (pitfall P2 in
+// docs/PITFALLS.md). Copy what must outlive the Put (String returns a copy), or
 // write it out with WriteTo before Put.
 //
 // Bytes aliases the buffer and is valid only until the next modification:

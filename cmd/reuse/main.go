@@ -1,5 +1,5 @@
 // Command reuse runs the report: every classic sync.Pool workload (W1–W11 in
-// the repository's WORKLOADS.md) measured here in three variants, fresh
+// docs/WORKLOADS.md) measured here in three variants, fresh
 // allocation, sync.Pool as usually written and reuse, with the pitfalls the
 // usual code falls into detected in the same run.
 //

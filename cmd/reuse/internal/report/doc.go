@@ -1,5 +1,5 @@
 // Package report measures the classic sync.Pool workloads W1–W11 (see
-// WORKLOADS.md at the repository root) in three variants each, fresh
+// docs/WORKLOADS.md) in three variants each, fresh
 // allocation, sync.Pool as the write-ups write it, and reuse, detects the
 // pitfalls P1–P4 and P7 in the usual code from evidence gathered in the same
 // run, and writes the result as a terminal table, JSON or one self-contained

@@ -207,7 +207,7 @@ tr.invalid td.name { text-decoration: none; }
 <figure>{{.Speedup}}
 <figcaption>The published bar is the write-ups' ratio for the pooled code, what reuse should at least match; W4 parallel has no published baseline and W11 no published figure. A variant whose output or errors failed the check has no bar.</figcaption></figure>
 {{range .Curves}}<figure>{{.}}
-<figcaption>Allocation grows with size; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P6).</figcaption></figure>{{end}}
+<figcaption>Allocation grows with size; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P8).</figcaption></figure>{{end}}
 
 <h2>Pitfalls found in this run</h2>
 {{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> in {{.ID}} {{.Name}}, <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>

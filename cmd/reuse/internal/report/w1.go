@@ -43,7 +43,7 @@ func w1() Def {
 		}
 		switch {
 		case n <= 10:
-			why = "below the crossover, allocating is about as cheap as pooling (P6): make of a few words is a pointer bump, a pool is a Get and a Put"
+			why = "below the crossover, allocating is about as cheap as pooling (P8): make of a few words is a pointer bump, a pool is a Get and a Put"
 		case pp == nil:
 			why = "the write-up gives make's time only at n = 0, 1, 100 and 1M"
 		}

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/internal/debug"
 )
 
 const (
@@ -90,6 +91,12 @@ func NewReader(r io.Reader, size int) *Reader {
 		// large enough *bufio.Reader, and Close would then reset and pool
 		// the caller's reader.
 		br = bufio.NewReaderSize(nil, n)
+		if debug.Enabled && ok {
+			// Made for the pool, not by it: tracked as if the pool had
+			// handed it out, so that the debug build reports it if it
+			// is never closed.
+			debug.GotPtr(&readers[c], br)
+		}
 	}
 	br.Reset(r)
 	return &Reader{br}
@@ -141,6 +148,9 @@ func NewWriter(w io.Writer, size int) *Writer {
 		// Not bufio.NewWriterSize(w, n), which returns w itself when w is
 		// a large enough *bufio.Writer; see NewReader.
 		bw = bufio.NewWriterSize(nil, n)
+		if debug.Enabled && ok {
+			debug.GotPtr(&writers[c], bw) // see NewReader
+		}
 	}
 	bw.Reset(w)
 	return &Writer{bw}

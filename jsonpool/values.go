@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/internal/debug"
 )
 
 // Values is a pool of *T to decode JSON into, made so that stale state
@@ -31,6 +32,12 @@ func (p *Values[T]) Get() *T {
 	v := p.pool.Get()
 	if v == nil {
 		v = new(T)
+		if debug.Enabled {
+			// Made for the pool, not by it: tracked as if the pool had
+			// handed it out, so that the debug build reports it if it
+			// is never Put back.
+			debug.GotPtr(&p.pool, v)
+		}
 	}
 	return v
 }

@@ -86,6 +86,16 @@ func poisonable(t reflect.Type) bool {
 // *bytebuf.Buffer.
 func PutPtr[T any](pool any, x *T) bool { return Put(pool, unsafe.Pointer(x)) }
 
+// GotPtr is Got, with leak tracking where it works, for an object known by a
+// typed pointer that a pool hands out without having stored it: one its
+// caller made because the pool was empty.
+// Zero-size objects share one address and are not tracked.
+func GotPtr[T any](pool any, x *T) {
+	if unsafe.Sizeof(*x) != 0 {
+		Got(pool, unsafe.Pointer(x), Leaks)
+	}
+}
+
 // SealPoison is Seal(x, mem, Poison) for an object known by a typed pointer:
 // mem is the byte array it owns, up to its capacity.
 func SealPoison[T any](x *T, mem []byte) { Seal(unsafe.Pointer(x), mem, Poison) }

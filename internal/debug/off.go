@@ -40,6 +40,9 @@ func Tracked() int { return 0 }
 // PutPtr does nothing and returns true in a normal build.
 func PutPtr[T any](pool any, x *T) bool { return true }
 
+// GotPtr does nothing in a normal build.
+func GotPtr[T any](pool any, x *T) {}
+
 // SealPoison does nothing in a normal build.
 func SealPoison[T any](x *T, mem []byte) {}
 

@@ -1,0 +1,145 @@
+//go:build reusedebug && !tinygo
+
+package reusetest_test
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/bufiopool"
+	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/flatepool"
+	"github.com/reuse-go/reuse/gzpool"
+	"github.com/reuse-go/reuse/jsonpool"
+	"github.com/reuse-go/reuse/reusetest"
+	"github.com/reuse-go/reuse/zlibpool"
+)
+
+// Pools for TestEveryPoolReportsLeaks, at package level so that the pools
+// outlive what they hand out.
+var (
+	leakPool   = reuse.Pool[*[64]byte]{New: func() *[64]byte { return new([64]byte) }}
+	leakBufs   bytebuf.Pool
+	leakValues jsonpool.Values[[64]byte]
+)
+
+// leak* take one object each and drop it without giving it back. They are
+// not inlined, so that the reports can name them.
+
+//go:noinline
+func leakPoolGet() { x := leakPool.Get(); x[0] = 1 }
+
+//go:noinline
+func leakBytebuf() { leakBufs.Get().WriteString("x") }
+
+//go:noinline
+func leakGzipWriter() {
+	w, _ := gzpool.NewWriter(io.Discard, -1)
+	w.Write([]byte("x"))
+}
+
+//go:noinline
+func leakGzipReader() {
+	r, _ := gzpool.NewReader(bytes.NewReader(gzipped))
+	r.Read(make([]byte, 1))
+}
+
+//go:noinline
+func leakZlibWriter() {
+	w, _ := zlibpool.NewWriter(io.Discard, -1)
+	w.Write([]byte("x"))
+}
+
+//go:noinline
+func leakZlibReader() {
+	r, _ := zlibpool.NewReader(bytes.NewReader(zlibbed))
+	r.Read(make([]byte, 1))
+}
+
+//go:noinline
+func leakFlateWriter() {
+	w, _ := flatepool.NewWriter(io.Discard, -1)
+	w.Write([]byte("x"))
+}
+
+//go:noinline
+func leakFlateReader() {
+	r, _ := flatepool.NewReader(bytes.NewReader(deflated))
+	r.Read(make([]byte, 1))
+}
+
+// The bufiopool sizes are used by no other test, so that the first leak
+// finds the class's pool empty: the case the debug build used to miss.
+
+//go:noinline
+func leakBufioReader() { bufiopool.NewReader(strings.NewReader("x"), 2048).ReadByte() }
+
+//go:noinline
+func leakBufioWriter() { bufiopool.NewWriter(io.Discard, 2048).WriteByte('x') }
+
+//go:noinline
+func leakBufioReaderPooled() {
+	bufiopool.NewReader(strings.NewReader("x"), 1024).Close()
+	bufiopool.NewReader(strings.NewReader("x"), 1024).ReadByte()
+}
+
+//go:noinline
+func leakJSONValuesGet() { v := leakValues.Get(); v[0] = 1 }
+
+//go:noinline
+func leakJSONValuesDecode() {
+	v, _ := leakValues.Decode(strings.NewReader("[1]"), 100)
+	v[1] = 1
+}
+
+var gzipped, zlibbed, deflated = compressed()
+
+func compressed() (gz, zl, fl []byte) {
+	gz, _ = gzpool.Compress(nil, []byte("hello"), -1)
+	zl, _ = zlibpool.Compress(nil, []byte("hello"), -1)
+	fl, _ = flatepool.Compress(nil, []byte("hello"), -1)
+	return gz, zl, fl
+}
+
+// TestEveryPoolReportsLeaks drops one object of every kind the module's
+// pools hand out, and checks that the debug build reports exactly one leak
+// for it, naming the function that took it. (kgzip, a module of its own,
+// has the same test for its Reader and Writer.)
+func TestEveryPoolReportsLeaks(t *testing.T) {
+	tests := []struct {
+		name string
+		leak func()
+		fn   string // the function the report must name
+	}{
+		{"reuse.Pool", leakPoolGet, "leakPoolGet"},
+		{"bytebuf.Pool", leakBytebuf, "leakBytebuf"},
+		{"gzpool.Writer", leakGzipWriter, "leakGzipWriter"},
+		{"gzpool.Reader", leakGzipReader, "leakGzipReader"},
+		{"zlibpool.Writer", leakZlibWriter, "leakZlibWriter"},
+		{"zlibpool.Reader", leakZlibReader, "leakZlibReader"},
+		{"flatepool.Writer", leakFlateWriter, "leakFlateWriter"},
+		{"flatepool.Reader", leakFlateReader, "leakFlateReader"},
+		{"bufiopool.Reader/empty pool", leakBufioReader, "leakBufioReader"},
+		{"bufiopool.Writer/empty pool", leakBufioWriter, "leakBufioWriter"},
+		{"bufiopool.Reader/from pool", leakBufioReaderPooled, "leakBufioReaderPooled"},
+		{"jsonpool.Values.Get", leakJSONValuesGet, "leakJSONValuesGet"},
+		{"jsonpool.Values.Decode", leakJSONValuesDecode, "leakJSONValuesDecode"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := &recordTB{TB: t}
+			reusetest.FailOnMisuse(rt)
+			tc.leak()
+			rt.end() // collects, and waits for the reports
+			if len(rt.errors) != 1 {
+				t.Fatalf("%s: %d reports %q, want one leak", tc.name, len(rt.errors), rt.errors)
+			}
+			if r := rt.errors[0]; !strings.Contains(r, "reuse: leak on") || !strings.Contains(r, "reusetest_test."+tc.fn) {
+				t.Errorf("%s: report %q, want a leak naming %s", tc.name, r, tc.fn)
+			}
+		})
+	}
+}

@@ -77,15 +77,9 @@
 //
 // Counting every Get and Put costs one plain increment per call in the
 // caller's per-P slot, which Get and Put touch anyway: no locked instruction,
-// no shared cache line. (Where there are no slots, a per-P striped counter.) Measured on this
-// project's 2-core reference machine with Go 1.26 (benchstat, -count=6,
-// interleaved runs), Get+Put of a pointer:
-//
-//	                         sync.Pool   Pool      Pool, CountAll
-//	Get+Put, one goroutine   12.4 ns     12.1 ns   12.2 ns
-//	Get+Put, 2 goroutines     6.0 ns      6.0 ns    6.2 ns
-//
-// None of the differences is statistically significant (p > 0.1).
+// no shared cache line. (Where there are no slots, a per-P striped counter.) Timed
+// against sync.Pool and a Pool without CountAll, none of the differences is
+// statistically significant (benchmarks/README.md has the figures).
 //
 // Counted in instructions under callgrind, which is not noisy: 133 per pair
 // for sync.Pool, 136 for Pool, 139 with CountAll. A Pool[[]byte] costs 159
@@ -97,20 +91,9 @@
 //
 // Pooling has a fixed cost of a few nanoseconds per Get/Put pair, and a
 // pooled buffer must usually be cleared to behave like a fresh one. Against
-// make([]byte, n) plus the same use, on the reference machine:
-//
-//	size    make       Pool[*[]byte]  sync.Pool of []byte (boxed)
-//	8 B     22 ns      16 ns          57 ns
-//	16 B    29 ns      17 ns          46 ns
-//	64 B    38 ns      17 ns          60 ns
-//	256 B   105 ns     19 ns          53 ns
-//	1 KiB   407 ns     29 ns          75 ns
-//	4 KiB   1428 ns    43 ns          90 ns
-//
-// (BenchmarkCrossover; the pooled buffer is cleared each time, to match
-// make.)
-//
-// So pooling a pointer pays from about 16 B here, and allocating is as cheap
+// make([]byte, n) plus the same use (BenchmarkCrossover; the pooled buffer
+// is cleared each time, to match make; benchmarks/README.md has the figures),
+// pooling a pointer paid from about 16 B on the reference machine, and allocating is as cheap
 // below that (pitfall P8); a value stored without a pointer in a plain
 // sync.Pool pays an allocation on every Put and only wins from about 256 B.
 //
@@ -120,8 +103,8 @@
 // a write after Put (poison or snapshot, checked at the next Get) and an
 // object collected without Put; see [Misuse] for what it can and cannot see,
 // and [SetMisuseHandler] and reusetest.FailOnMisuse for where reports go. It
-// costs about 2 µs per Get/Put pair (measured: 1.8 µs for a pointer, 2.5 µs
-// for a 1 KiB slice, mostly runtime.Callers) and allocates nothing in steady
+// costs microseconds per Get/Put pair, mostly runtime.Callers
+// (benchmarks/README.md has the figures), and allocates nothing in steady
 // state. Without the tag the hooks compile away: the pool methods' machine
 // code is the same instruction for instruction.
 //

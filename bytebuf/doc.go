@@ -130,17 +130,14 @@
 //
 // # When not to pool
 //
-// Measured on this project's machine (Intel Xeon 2.8 GHz, 2 cores shared
-// with other jobs, Go 1.26; the benchmarks module has the code): a Get, one
-// Write and a Put cost about 21 ns for 100 bytes, 48 ns for 4 KiB and 1.5 µs
-// for 64 KiB (mostly the copy): 0.95, 0.94 and 1.00 times what a sync.Pool of
-// *bytes.Buffer costs (BenchmarkPaired, medians of 300 interleaved pairs),
-// against 75-110 ns, 1.4-1.8 µs and 15-20 µs for a new bytes.Buffer each
-// time. Under the mixed workload W11 (95% of requests write about 1 KiB, 5%
-// about 1 MiB, 32 in flight) a request costs 2.8 µs against 5.7 µs with a
-// sync.Pool of *bytes.Buffer and 3.8 µs with libp2p/go-buffer-pool, holds
-// 1.13 times the capacity it writes (40.2 and 2.45 times with those), and
-// 2.3 MiB stay in the heap after one GC (64 MiB and 10.6 MiB).
+// Measured on this project's reference machine (the benchmarks module has
+// the code, and its README the figures): a Get, one Write and a Put cost
+// about what they cost with a sync.Pool of *bytes.Buffer, and a fraction of
+// a new bytes.Buffer each time. Under the mixed workload W11 (95% of
+// requests write about 1 KiB, 5% about 1 MiB, 32 in flight) a request costs
+// about half what it does with a sync.Pool of *bytes.Buffer, holds 1.13 times
+// the capacity it writes (40.2 times with that pool), and leaves 2.3 MiB in
+// the heap after one GC (64 MiB).
 //
 // So a pool pays off whenever the buffer would otherwise be allocated on the
 // heap. It does not when the buffer can live on the stack: a small array of

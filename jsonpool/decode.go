@@ -12,7 +12,7 @@ import (
 
 // ErrTooLarge is wrapped by the error Decode returns when the input is longer
 // than the limit.
-var ErrTooLarge = errors.New("jsonpool: input larger than the limit")
+var ErrTooLarge = errors.New("input larger than the limit")
 
 // minRead is the first read size and the smallest buffer Decode allocates.
 const minRead = 512

@@ -24,12 +24,20 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "reuse:", err)
-		}
-		os.Exit(2)
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(os.Stderr, "reuse:", err)
 	}
+	os.Exit(exitCode(err))
+}
+
+// exitCode is the process's exit status after run returned err: 0 on
+// success and when help was asked for (-h), 2 otherwise.
+func exitCode(err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }
 
 // run is main without the process: it parses args, runs the report and
@@ -67,7 +75,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.htmlFile, "html", "", "also write the report as a self-contained HTML page to `FILE`")
 	fs.StringVar(&cfg.jsonFile, "json", "", "also write the report as JSON to `FILE`")
-	filter := fs.String("filter", "", "run only the workloads whose id or name matches `REGEXP` (such as W1|gzip)")
+	filter := fs.String("filter", "", "run only the workloads whose id is matched whole, or whose name is matched, by `REGEXP` (W1 is W1 alone; W9|W10, gzip)")
 	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 32 s budget")
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
 	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")

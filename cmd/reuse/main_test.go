@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -264,6 +266,46 @@ func TestFilter(t *testing.T) {
 	}
 	if strings.Contains(stdout, "W1 make") {
 		t.Errorf("filtered table shows W1:\n%s", stdout)
+	}
+}
+
+// TestFilterExactID checks that an id selects that workload alone: W1 used
+// to select W10 and W11 as well.
+func TestFilterExactID(t *testing.T) {
+	for _, tt := range []struct{ filter, want string }{
+		{"W1", "W1"},
+		{"W1|W10", "W1,W10"},
+		{"gzip", "W9"},
+		{"W1|gunzip", "W1,W10"},
+	} {
+		re := regexp.MustCompile(tt.filter)
+		var ids []string
+		for _, d := range report.Select(re) {
+			ids = append(ids, d.ID)
+		}
+		if got := strings.Join(ids, ","); got != tt.want {
+			t.Errorf("-filter %q selects %s, want %s", tt.filter, got, tt.want)
+		}
+	}
+}
+
+// TestHelp checks that -h prints the usage and exits 0: it used to exit 2.
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		var stdout, stderr bytes.Buffer
+		err := run([]string{arg}, &stdout, &stderr)
+		if code := exitCode(err); code != 0 {
+			t.Errorf("%s: exit status %d (err %v), want 0", arg, code, err)
+		}
+		if !strings.Contains(stderr.String(), "usage: reuse") || !strings.Contains(stderr.String(), "-filter") {
+			t.Errorf("%s: printed %q, want the usage with the flags", arg, stderr.String())
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("%s: wrote a report", arg)
+		}
+	}
+	if code := exitCode(run([]string{"-nosuchflag"}, io.Discard, io.Discard)); code != 2 {
+		t.Errorf("-nosuchflag: exit status %d, want 2", code)
 	}
 }
 

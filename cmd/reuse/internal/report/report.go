@@ -138,7 +138,8 @@ type Finding struct {
 
 // Options control a run.
 type Options struct {
-	// Filter selects workloads whose id or name it matches; nil selects all.
+	// Filter selects the workloads whose whole id or whose name it
+	// matches (see Select); nil selects all.
 	Filter *regexp.Regexp
 	// Round is the time each variant runs in one measuring round, and Rounds
 	// how many interleaved rounds are taken (time per op is the fastest).
@@ -206,12 +207,19 @@ func Run(opt Options) Report {
 	return r
 }
 
-// Select returns the workload definitions whose id or name filter matches,
-// all of them when filter is nil.
+// Select returns the workload definitions that filter selects, all of them
+// when filter is nil. A workload is selected when filter matches its whole
+// id, so that W1 selects W1 and not W10, or matches anywhere in its name:
+// "W9|W10", "^W1[01]$" and "gzip" all work.
 func Select(filter *regexp.Regexp) []Def {
+	var id *regexp.Regexp
+	if filter != nil {
+		// filter compiled, so the anchored form does too.
+		id = regexp.MustCompile(`^(?:` + filter.String() + `)$`)
+	}
 	var out []Def
 	for _, d := range Defs() {
-		if filter == nil || filter.MatchString(d.ID) || filter.MatchString(d.Name) || filter.MatchString(d.ID+" "+d.Name) {
+		if filter == nil || id.MatchString(d.ID) || filter.MatchString(d.Name) {
 			out = append(out, d)
 		}
 	}

@@ -6,7 +6,7 @@ replace github.com/reuse-go/reuse => ../
 
 require (
 	github.com/libp2p/go-buffer-pool v0.1.0
-	github.com/reuse-go/reuse v0.0.0-00010101000000-000000000000
+	github.com/reuse-go/reuse v0.1.0
 	github.com/valyala/bytebufferpool v1.0.0
 	go.uber.org/zap v1.28.0
 )

@@ -11,8 +11,8 @@ require (
 	github.com/prometheus/client_golang v1.23.2
 	github.com/prometheus/client_model v0.6.2
 	github.com/prometheus/common v0.66.1
-	github.com/reuse-go/reuse v0.0.0-00010101000000-000000000000
-	github.com/reuse-go/reuse/reuseprom v0.0.0-00010101000000-000000000000
+	github.com/reuse-go/reuse v0.1.0
+	github.com/reuse-go/reuse/reuseprom v0.1.0
 )
 
 require (

@@ -6,7 +6,7 @@ replace github.com/reuse-go/reuse => ../
 
 require (
 	github.com/prometheus/client_model v0.6.2
-	github.com/reuse-go/reuse v0.0.0-00010101000000-000000000000
+	github.com/reuse-go/reuse v0.1.0
 	google.golang.org/protobuf v1.36.8
 )
 

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reuse-go/reuse/internal/race"
+)
+
+// needGo skips tests that run git and the go command where there are none
+// (js/wasm, wasip1).
+func needGo(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no subprocesses on " + runtime.GOOS)
+	}
+	for _, c := range []string{"go", "git"} {
+		if _, err := exec.LookPath(c); err != nil {
+			t.Skipf("%s not found: %v", c, err)
+		}
+	}
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	out, err := run(".", nil, "git", "rev-parse", "--show-toplevel")
+	if err != nil {
+		t.Skipf("not in a git checkout: %v", err)
+	}
+	return strings.TrimSpace(out)
+}
+
+// TestEveryModuleHasLicense fails when a go.mod directory of the repository
+// has no copy of the root LICENSE: a module's zip holds only its own
+// directory, so without one the module is published without a licence.
+func TestEveryModuleHasLicense(t *testing.T) {
+	needGo(t)
+	root := repoRoot(t)
+	mods, err := findModules(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mods) < 5 {
+		t.Errorf("findModules found %d modules, want at least 5 (root, benchmarks, examples, kgzip, reuseprom): %v", len(mods), mods)
+	}
+	if err := checkLicenses(root, mods); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestCheckLicensesFails shows the check above can fail: a nested module
+// without a LICENSE, and one with a different text.
+func TestCheckLicensesFails(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "LICENSE"), "licence\n")
+	write(t, filepath.Join(root, "b", "LICENSE"), "other\n")
+	mods := []module{{".", "m"}, {"a", "m/a"}, {"b", "m/b"}}
+	err := checkLicenses(root, mods)
+	if err == nil || !strings.Contains(err.Error(), "m/a has no LICENSE") || !strings.Contains(err.Error(), "b/LICENSE differs") {
+		t.Errorf("checkLicenses = %v, want errors for a/ (missing) and b/ (differs)", err)
+	}
+	write(t, filepath.Join(root, "a", "LICENSE"), "licence\n")
+	write(t, filepath.Join(root, "b", "LICENSE"), "licence\n")
+	if err := checkLicenses(root, mods); err != nil {
+		t.Errorf("checkLicenses with every copy in place = %v, want nil", err)
+	}
+}
+
+func TestChangelogFor(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	const top = "# Changelog\n\nIntro.\n"
+	tests := []struct {
+		name, in, want, err string
+	}{
+		{"rename", top + "\n## [Unreleased]\n\n- a\n\n## [v0.1.0] - 2026-01-01\n\n- b\n",
+			top + "\n## [Unreleased]\n\n## [v0.2.0] - 2026-11-23\n\n- a\n\n## [v0.1.0] - 2026-01-01\n\n- b\n", ""},
+		{"present", top + "\n## [Unreleased]\n\n## [v0.2.0] - 2026-11-01\n\n- a\n",
+			top + "\n## [Unreleased]\n\n## [v0.2.0] - 2026-11-01\n\n- a\n", ""},
+		{"empty unreleased", top + "\n## [Unreleased]\n\n## [v0.1.0] - 2026-01-01\n", "", "is empty"},
+		{"no section", top, "", "neither"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := changelogFor(tt.in, "v0.2.0", now)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("changelogFor: err = %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("changelogFor = %q, %v\nwant %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestMayBreak(t *testing.T) {
+	tests := []struct {
+		base, version string
+		want          bool
+	}{
+		{"v0.1.0", "v0.1.1", false},
+		{"v0.1.3", "v0.2.0", true},
+		{"v0.9.0", "v1.0.0", true},
+		{"v1.2.0", "v1.3.0", false},
+		{"HEAD~3", "v0.2.0", false},
+	}
+	for _, tt := range tests {
+		if got, why := mayBreak(tt.base, tt.version); got != tt.want {
+			t.Errorf("mayBreak(%s, %s) = %v (%s), want %v", tt.base, tt.version, got, why, tt.want)
+		}
+	}
+}
+
+func TestSemver(t *testing.T) {
+	for v, ok := range map[string]bool{
+		"v0.1.0": true, "v1.2.3-rc.1": true, "v0.1": false, "0.1.0": false, "v01.0.0": false, "v0.1.0+build": false,
+	} {
+		if got := semverRE.MatchString(v); got != ok {
+			t.Errorf("semverRE.MatchString(%q) = %v, want %v", v, got, ok)
+		}
+	}
+	r := &release{version: "v2.0.0"}
+	if err := r.run(); err == nil || !strings.Contains(err.Error(), "/v2") {
+		t.Errorf("release v2.0.0: err = %v, want one about the /v2 suffix", err)
+	}
+}
+
+// TestOutsideModule is the release's promise: once the tags exist, a module
+// outside this repository depends on kgzip and reuseprom with nothing but
+// require lines. The modules come from a GOPROXY directory that the release
+// writes from the working tree, as the tags will hold it; the outside module
+// has its own module cache, so nothing of this checkout can leak in.
+func TestOutsideModule(t *testing.T) {
+	needGo(t)
+	if race.Enabled {
+		t.Skip("builds modules with the go command; nothing here for the race detector")
+	}
+	root := repoRoot(t)
+	const version = "v0.1.0"
+	tmp := t.TempDir()
+	t.Cleanup(func() { removeAll(tmp) }) // the module cache is read-only
+	proxyDir := filepath.Join(tmp, "proxy")
+	r := &release{root: root, version: version, proxy: proxyDir, base: "none", dryRun: true, noBuild: true,
+		log: t.Logf}
+	if err := r.run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{
+		"github.com/reuse-go/reuse/@v/list",
+		"github.com/reuse-go/reuse/@v/" + version + ".zip",
+		"github.com/reuse-go/reuse/kgzip/@v/" + version + ".mod",
+		"github.com/reuse-go/reuse/reuseprom/@v/" + version + ".info",
+	} {
+		if _, err := os.Stat(filepath.Join(proxyDir, filepath.FromSlash(f))); err != nil {
+			t.Errorf("proxy: %v", err)
+		}
+	}
+
+	dir := filepath.Join(tmp, "outside")
+	goMod := "module example.com/outside\n\ngo 1.24\n\nrequire (\n" +
+		"\tgithub.com/reuse-go/reuse/kgzip " + version + "\n" +
+		"\tgithub.com/reuse-go/reuse/reuseprom " + version + "\n)\n"
+	write(t, filepath.Join(dir, "go.mod"), goMod)
+	// The third-party sums the nested modules already checked, so the test
+	// needs no checksum database; this repository's modules are GONOSUMDB.
+	var sums []string
+	for _, m := range []string{"kgzip", "reuseprom"} {
+		data, err := os.ReadFile(filepath.Join(root, m, "go.sum"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums = append(sums, string(data))
+	}
+	write(t, filepath.Join(dir, "go.sum"), strings.Join(sums, ""))
+	write(t, filepath.Join(dir, "main.go"), outsideMain)
+
+	env, err := r.env(tmp, proxyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(dir, env, "go", "run", ".")
+	if err != nil {
+		t.Fatalf("outside module: %v", err)
+	}
+	if want := "round trip ok; reuse_pool_news_total 1\n"; out != want {
+		t.Errorf("outside module printed %q, want %q", out, want)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(got), "replace") || !strings.Contains(string(got), "github.com/reuse-go/reuse "+version) {
+		t.Errorf("outside go.mod after the build:\n%s\nwant no replace, and the core at %s (required by kgzip and reuseprom)", got, version)
+	}
+}
+
+const outsideMain = `package main
+
+import (
+	"bytes"
+	"fmt"
+	"log"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/kgzip"
+	"github.com/reuse-go/reuse/reuseprom"
+)
+
+func main() {
+	plain := bytes.Repeat([]byte("outside "), 100)
+	z, err := kgzip.Compress(nil, plain, -1)
+	if err != nil {
+		log.Fatal(err)
+	}
+	back, err := kgzip.Decompress(nil, z, 1<<20)
+	if err != nil || !bytes.Equal(back, plain) {
+		log.Fatalf("round trip: %v", err)
+	}
+	pool := reuse.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
+	pool.Put(pool.Get())
+	pools := reuseprom.NewCollector()
+	if err := pools.Register("buffers", &pool); err != nil {
+		log.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(pools)
+	families, err := reg.Gather()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == "reuse_pool_news_total" {
+			fmt.Printf("round trip ok; %s %v\n", f.GetName(), f.GetMetric()[0].GetCounter().GetValue())
+		}
+	}
+}
+`
+
+func write(t *testing.T, file, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRequiresAreReleasable fails when a module requires another module of
+// this repository at a version that cannot be fetched (the zero
+// pseudo-version that `go mod edit -replace` leaves) or without the replace
+// directive that development inside the repository relies on.
+func TestRequiresAreReleasable(t *testing.T) {
+	needGo(t)
+	root := repoRoot(t)
+	mods, err := findModules(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mods {
+		gm, err := readGoMod(filepath.Join(root, m.Dir, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		replaced := map[string]string{}
+		for _, r := range gm.Replace {
+			replaced[r.Old.Path] = r.New.Path
+		}
+		for _, r := range gm.Require {
+			o, ok := findModule(mods, r.Path)
+			if !ok {
+				continue
+			}
+			if !semverRE.MatchString(r.Version) || strings.HasPrefix(r.Version, "v0.0.0-") {
+				t.Errorf("%s/go.mod: require %s %s: want a release version (scripts/release sets it), not a pseudo-version", m.Dir, r.Path, r.Version)
+			}
+			want, _ := filepath.Rel(filepath.Join(root, m.Dir), filepath.Join(root, o.Dir))
+			if got, ok := replaced[r.Path]; !ok {
+				t.Errorf("%s/go.mod: require %s without a replace directive: add replace %s => %s for development", m.Dir, r.Path, r.Path, filepath.ToSlash(want))
+			} else if filepath.Clean(filepath.Join(root, m.Dir, got)) != filepath.Join(root, o.Dir) {
+				t.Errorf("%s/go.mod: replace %s => %s, want => %s", m.Dir, r.Path, got, filepath.ToSlash(want))
+			}
+		}
+	}
+}

@@ -15,6 +15,19 @@
 // worth pooling. Level -1 (DefaultCompression) shares the pool of level 5,
 // which is what klauspost uses for it.
 //
+// # Readers are not reused
+//
+// The decoder of github.com/klauspost/compress/flate v1.18.0 (still so in
+// v1.20.3) keeps its Huffman tables across Reset, so a reused decoder given a
+// dynamic block with no distance codes decodes its length codes with the
+// distance table of the stream it read before, and accepts corrupt input that
+// a new decoder, compress/gzip and gzpool reject. Because that turns one caller's stream
+// into state that shapes another caller's output, kgzip pools only the
+// buffers around a decoder and takes a new klauspost decoder, about 38 KB in
+// 7 allocations, for every Decompress and NewReader. Code that uses
+// klauspost's gzip.Reader, flate reader or zlib reader directly and calls
+// Reset on input it does not trust has the same problem.
+//
 // # Ownership
 //
 // As in gzpool: Compress and Decompress append to the caller's dst and return
@@ -32,8 +45,8 @@
 //
 // Decompress stops as soon as the output would pass its limit. The pools hold
 // the compressors given back since the previous two garbage collections, per
-// level; a klauspost writer at the default level costs about 1.08 MB, a
-// reader about 39 KB.
+// level; a klauspost writer at the default level costs about 1.08 MB. Readers
+// are not pooled (see above).
 //
 // # When not to pool
 //

@@ -24,13 +24,6 @@ var (
 	ErrLevel = codec.ErrLevel
 )
 
-// park is an empty gzip member: header, an empty final fixed block, trailer.
-var park = []byte{
-	0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, // header: deflate, no flags, OS unknown
-	0x03, 0x00, // empty final block
-	0, 0, 0, 0, 0, 0, 0, 0, // CRC-32 and size of nothing
-}
-
 var pools = codec.New(codec.Format{
 	Name:         "kgzip",
 	MinLevel:     gzip.HuffmanOnly,
@@ -39,8 +32,11 @@ var pools = codec.New(codec.Format{
 	NewCompressor: func(w io.Writer, level int) (codec.Compressor, error) {
 		return gzip.NewWriterLevel(w, level)
 	},
+	// klauspost's flate decoder keeps its Huffman tables across Reset (see
+	// the package documentation): a reused one accepts corrupt streams that
+	// a new one rejects, decoding them with the tables of the stream before.
 	NewDecompressor: func() codec.Decompressor { return new(gzip.Reader) },
-	Park:            park,
+	SingleUse:       true,
 	SizeHint:        sizeHint,
 })
 

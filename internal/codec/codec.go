@@ -77,9 +77,14 @@ type Format struct {
 	NewCompressor func(w io.Writer, level int) (Compressor, error)
 	// NewDecompressor returns a decompressor that is Reset before every use.
 	NewDecompressor func() Decompressor
+	// SingleUse is set when the decompressor's Reset keeps state from the
+	// stream before, so that a reused decompressor does not behave exactly
+	// as a new one. The codec then takes a new decompressor for every
+	// stream and drops it afterwards; it still pools its own buffers.
+	SingleUse bool
 	// Park is a valid, empty compressed stream. A decompressor that has
 	// read from a caller's reader is Reset onto it when released, so that it
-	// no longer references the caller's reader.
+	// no longer references the caller's reader. Unused when SingleUse.
 	Park []byte
 	// SizeHint, if non-nil, guesses the decompressed size of src from its
 	// content (gzip's trailer). The guess is untrusted: it only sizes the
@@ -119,7 +124,7 @@ func (s *sink) Write(p []byte) (int, error) {
 
 // rentry is a pooled decompressor with the sources it may read from.
 type rentry struct {
-	d   Decompressor
+	d   Decompressor  // nil between uses when the Format is SingleUse
 	src bytes.Reader  // Decompress's input, and Park when parking
 	br  *bufio.Reader // a streaming caller's reader that is not a byteReader
 	one [1]byte       // probes for more output at the limit
@@ -140,7 +145,12 @@ func New(f Format) *Codec {
 			return e
 		}
 	}
-	c.readers.New = func() *rentry { return &rentry{d: f.NewDecompressor()} }
+	c.readers.New = func() *rentry {
+		if f.SingleUse {
+			return new(rentry)
+		}
+		return &rentry{d: f.NewDecompressor()}
+	}
 	return c
 }
 
@@ -169,15 +179,26 @@ func putWriter(p *reuse.Pool[*wentry], e *wentry) {
 	p.Put(e)
 }
 
-// getReader takes a decompressor from the pool. The caller Resets it.
+// getReader takes a decompressor from the pool, or a new one if the Format
+// is SingleUse. The caller Resets it.
 func (c *Codec) getReader() *rentry {
-	return c.readers.Get()
+	e := c.readers.Get()
+	if c.f.SingleUse {
+		e.d = c.f.NewDecompressor()
+	}
+	return e
 }
 
 // putReader clears e's references to the caller's memory and gives it back.
-// A decompressor that may reference a caller's reader is parked first.
+// A decompressor that may reference a caller's reader is parked first; a
+// SingleUse one is dropped.
 func (c *Codec) putReader(e *rentry, park bool) {
-	if park {
+	if c.f.SingleUse {
+		e.d = nil
+		if e.br != nil {
+			e.br.Reset(nil)
+		}
+	} else if park {
 		e.src.Reset(c.f.Park)
 		if err := e.d.Reset(&e.src); err != nil {
 			panic(c.f.Name + ": internal error: parking a decompressor: " + err.Error())

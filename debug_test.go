@@ -20,7 +20,7 @@ import (
 // dbgObj is big enough (64 bytes) to stay out of the tiny allocator, so
 // that each one is collected on its own.
 type dbgObj struct {
-	n   int
+	n   int64 // 8 bytes where int has 32 bits too, so that pad starts at 8
 	pad [56]byte
 }
 
@@ -280,7 +280,7 @@ func TestCorrectUseReportsNothing(t *testing.T) {
 			defer wg.Done()
 			for i := range 2000 {
 				o := ptrs.Get()
-				o.n = i
+				o.n = int64(i)
 				ptrs.Put(o)
 				s := slices.Get()
 				s = append(s, "some bytes that grow the slice past 16"...)

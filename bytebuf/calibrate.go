@@ -90,8 +90,10 @@ func (p *Pool) state() *state {
 // address, which differs between goroutines and costs no runtime call.
 func (st *state) pick() *cell {
 	var marker byte
-	h := (uintptr(unsafe.Pointer(&marker)) >> 13) * 0x9E3779B97F4A7C15
-	return &st.cells[(h>>(unsafe.Sizeof(h)*8-6))&st.mask]
+	// A 64-bit Fibonacci hash, on every platform: the constant does not
+	// fit a 32-bit uintptr.
+	h := uint64(uintptr(unsafe.Pointer(&marker))>>13) * 0x9E3779B97F4A7C15
+	return &st.cells[uintptr(h>>(64-6))&st.mask]
 }
 
 // sample adds b's pending counts and the length written into it, with

@@ -63,9 +63,9 @@ func TestSliceModes(t *testing.T) {
 		{"[]float64", Poison, 32, func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]float64, 0, 4)) }},
 		{"[]struct{int32,[2]float64}", Poison, 4 * int(unsafe.Sizeof(numbers{})), func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]numbers, 0, 4)) }},
 		{"[]bool", Snapshot, 4, func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]bool, 0, 4)) }},
-		{"[]*int", Snapshot, 4 * 8, func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]*int, 0, 4)) }},
-		{"[]string", Snapshot, 4 * 16, func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]string, 0, 4)) }},
-		{"[]struct{int,bool}", Snapshot, 4 * 16, func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]withBool, 0, 4)) }},
+		{"[]*int", Snapshot, 4 * int(unsafe.Sizeof(uintptr(0))), func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]*int, 0, 4)) }},
+		{"[]string", Snapshot, 4 * int(unsafe.Sizeof("")), func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]string, 0, 4)) }},
+		{"[]struct{int,bool}", Snapshot, 4 * int(unsafe.Sizeof(withBool{})), func() (unsafe.Pointer, []byte, Mode) { return Slice(make([]withBool, 0, 4)) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			obj, mem, mode := tc.f()

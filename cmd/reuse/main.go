@@ -1,6 +1,7 @@
 // Command reuse runs the report: every classic sync.Pool workload (W1–W11 in
-// docs/WORKLOADS.md) measured here in three variants, fresh
-// allocation, sync.Pool as usually written and reuse, with the pitfalls the
+// docs/WORKLOADS.md) measured here in up to four variants, fresh
+// allocation, sync.Pool as usually written, sync.Pool written correctly and
+// reuse, with a verdict from each measured interval and the pitfalls the
 // usual code falls into detected in the same run.
 //
 // Usage:
@@ -76,11 +77,11 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.htmlFile, "html", "", "also write the report as a self-contained HTML page to `FILE`")
 	fs.StringVar(&cfg.jsonFile, "json", "", "also write the report as JSON to `FILE`")
 	filter := fs.String("filter", "", "run only the workloads whose id is matched whole, or whose name is matched, by `REGEXP` (W1 is W1 alone; W9|W10, gzip)")
-	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 32 s budget")
+	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 22 s budget")
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
 	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, and reuse, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -17,8 +17,9 @@ import (
 )
 
 // quick are the flags of a fast run for tests: figures are rough but every
-// workload, variant and detector runs.
-var quick = []string{"-time", "1ms", "-rounds", "1"}
+// workload, variant and detector runs, over the fewest rounds (5) that give
+// an interval of the coverage a verdict needs.
+var quick = []string{"-time", "1ms", "-rounds", "5"}
 
 // runJSON runs the command with args plus -json and returns the decoded
 // JSON, stdout and stderr.
@@ -159,14 +160,9 @@ func TestJSONSchema(t *testing.T) {
 			c := ws.obj(cv)
 			cs := ws.at("/" + ws.str(c, "name", false))
 			cs.num(c, "size", 0)
-			vd := cs.obj(c["verdict"])
-			switch st := cs.str(vd, "status", true); st {
-			case "met", "within noise", "not met", "no published ratio", "published ratio not real":
-			default:
-				t.Errorf("%s: verdict status %q", cs.path, st)
+			for _, p := range verdictProblems(c) {
+				t.Errorf("%s: %s", cs.path, p)
 			}
-			cs.num(vd, "published_speedup", 0)
-			cs.num(vd, "measured_speedup", 0)
 			roles := map[string]int{}
 			for j, vv := range cs.arr(c, "variants") {
 				v := cs.obj(vv)
@@ -372,5 +368,114 @@ func TestProgressLine(t *testing.T) {
 	got := b.String()
 	if !strings.Contains(got, fmt.Sprintf("[2/%d] %s", len(defs), defs[1].ID)) || !strings.Contains(got, fmt.Sprintf("%d workloads to go", len(defs)-2)) || !strings.Contains(got, "s left") {
 		t.Errorf("second progress line = %q, want the workload, what remains and the time left", got)
+	}
+}
+
+// verdictProblems returns every way a case's verdict, as the JSON has it,
+// contradicts its own intervals: no verdict may be read as a success that
+// the numbers deny.
+func verdictProblems(c map[string]any) []string {
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	vd, _ := c["verdict"].(map[string]any)
+	if vd == nil {
+		return []string{"no verdict"}
+	}
+	anyInvalid := false
+	for _, vv := range c["variants"].([]any) {
+		v := vv.(map[string]any)
+		if v["valid"] != true {
+			anyInvalid = true
+			continue
+		}
+		iv, _ := v["speedup_interval"].(map[string]any)
+		if s := v["speedup"].(float64); iv == nil || s < iv["low"].(float64) || s > iv["high"].(float64) {
+			bad("%s: speedup %v outside its interval %v", v["name"], s, iv)
+		}
+	}
+	var baseHigh float64
+	for _, k := range []string{"headline", "baseline"} {
+		cmp, _ := vd[k].(map[string]any)
+		if cmp == nil {
+			bad("no %s comparison", k)
+			continue
+		}
+		st, _ := cmp["status"].(string)
+		iv, _ := cmp["speedup"].(map[string]any)
+		if iv == nil {
+			bad("%s: no interval", k)
+			continue
+		}
+		med, lo, hi, conf := iv["median"].(float64), iv["low"].(float64), iv["high"].(float64), iv["confidence"].(float64)
+		if k == "baseline" {
+			baseHigh = hi
+		}
+		if st != "not measured" && (lo > med || med > hi) {
+			bad("%s: median %v outside [%v, %v]", k, med, lo, hi)
+		}
+		switch {
+		case k == "headline" && cmp["against"] == "":
+			// No sync.Pool variant to compare with.
+		case st == "faster" && !(lo > 1 && conf >= 0.9):
+			bad("%s: %q with interval [%v, %v] at %v", k, st, lo, hi, conf)
+		case st == "slower" && !(hi < 1 && conf >= 0.9):
+			bad("%s: %q with interval [%v, %v] at %v", k, st, lo, hi, conf)
+		case st == "same within noise" && !(lo <= 1 && 1 <= hi && conf >= 0.9):
+			bad("%s: %q with interval [%v, %v] at %v", k, st, lo, hi, conf)
+		case st == "too few rounds" && conf >= 0.9:
+			bad("%s: %q with confidence %v", k, st, conf)
+		case st == "not measured" && !anyInvalid:
+			bad("%s: %q though every variant passed its check", k, st)
+		case st != "faster" && st != "slower" && st != "same within noise" && st != "too few rounds" && st != "not measured":
+			bad("%s: unknown status %q", k, st)
+		}
+	}
+	pub, _ := vd["published_speedup"].(float64)
+	switch r := vd["reproduction"]; r {
+	case "reproduced":
+		if pub <= 0 || baseHigh < pub {
+			bad("reproduced, but the interval's top %v is below the published %v", baseHigh, pub)
+		}
+	case "not reproduced here":
+		if pub <= 0 || baseHigh >= pub {
+			bad("not reproduced, but the interval's top %v reaches the published %v", baseHigh, pub)
+		}
+	case "no published ratio":
+		if pub != 0 {
+			bad("no published ratio, but published_speedup is %v", pub)
+		}
+	case "published ratio not real", "not measured":
+		if !anyInvalid && r == "published ratio not real" {
+			bad("published ratio not real, but every variant passed its check")
+		}
+	default:
+		bad("unknown reproduction %q", r)
+	}
+	return out
+}
+
+// TestVerdictProblems sees the check fail on verdicts that contradict
+// their intervals, as the old report's did (W1 n=0 said "met" with reuse
+// 2.4 times slower than make).
+func TestVerdictProblems(t *testing.T) {
+	variant := `{"name":"reuse","valid":true,"speedup":0.42,"speedup_interval":{"median":0.42,"low":0.4,"high":0.45,"confidence":0.96}}`
+	for _, tt := range []struct{ name, verdict string }{
+		{"faster below 1", `{"headline":{"against":"p","status":"faster","speedup":{"median":0.42,"low":0.4,"high":0.45,"confidence":0.96}},
+			"baseline":{"against":"b","status":"same within noise","speedup":{"median":0.42,"low":0.4,"high":0.45,"confidence":0.96}},
+			"reproduction":"no published ratio","published_speedup":0}`},
+		{"reproduced below published", `{"headline":{"against":"p","status":"slower","speedup":{"median":0.42,"low":0.4,"high":0.45,"confidence":0.96}},
+			"baseline":{"against":"b","status":"slower","speedup":{"median":0.42,"low":0.4,"high":0.45,"confidence":0.96}},
+			"reproduction":"reproduced","published_speedup":2.0}`},
+		{"verdict from one round", `{"headline":{"against":"p","status":"slower","speedup":{"median":0.42,"low":0.42,"high":0.42,"confidence":0}},
+			"baseline":{"against":"b","status":"slower","speedup":{"median":0.42,"low":0.42,"high":0.42,"confidence":0}},
+			"reproduction":"no published ratio","published_speedup":0}`},
+	} {
+		var c map[string]any
+		if err := json.Unmarshal([]byte(`{"variants":[`+variant+`],"verdict":`+tt.verdict+`}`), &c); err != nil {
+			t.Fatal(err)
+		}
+		if len(verdictProblems(c)) == 0 {
+			t.Errorf("%s: verdictProblems found nothing", tt.name)
+		}
 	}
 }

@@ -1,9 +1,11 @@
-// Package report measures the classic sync.Pool workloads W1–W11 (see
-// docs/WORKLOADS.md) in three variants each, fresh
-// allocation, sync.Pool as the write-ups write it, and reuse, detects the
-// pitfalls P1–P4 and P7 in the usual code from evidence gathered in the same
-// run, and writes the result as a terminal table, JSON or one self-contained
-// HTML page. Command reuse (cmd/reuse) is its front end.
+// Package report measures the classic sync.Pool workloads (see
+// docs/WORKLOADS.md) in up to four variants each: fresh allocation,
+// sync.Pool as the write-ups write it, sync.Pool written correctly where
+// that code has a bug, and reuse. It detects the pitfalls of the usual code
+// (docs/PITFALLS.md) from evidence gathered in the same run, gives each case
+// a verdict computed from the measurement, and writes the result as a
+// terminal table, JSON or one self-contained HTML page. Command reuse
+// (cmd/reuse) is its front end.
 //
 // # How a variant is measured
 //
@@ -17,15 +19,24 @@
 // threads, so the collector's background work counts). Speedups use CPU time
 // where the platform can read it (Report.Timing says which): on a machine
 // shared with other work, wall time per op varies several-fold with the load
-// while CPU time does not. Time per op is the fastest round's, because such
-// load only ever adds time; the median is kept beside it, and their gap is
-// reported as the noise that decides whether a missed published ratio is
-// "within noise". Background GC work started by one variant can land in
-// another's round; taking the fastest round limits that. Allocations,
-// bytes and GCs are exact totals over every op measured, divided by the op
-// count. Nothing calls
-// runtime.GC between rounds: a collection empties sync.Pool (pitfall P6), and
-// the GCs a variant causes are part of its cost.
+// while CPU time does not. Allocations, bytes and GCs are exact totals over
+// every op measured, divided by the op count. Nothing calls runtime.GC
+// between rounds: a collection empties sync.Pool (pitfall P6), and the GCs a
+// variant causes are part of its cost.
+//
+// # How a verdict is reached
+//
+// Time per op is the median over rounds, with its quartiles. A speedup is
+// one variant's time over another's in the same round, so that load, which
+// hits both alike, cancels; its figure is the median of those per-round
+// ratios and its interval a distribution-free 95% confidence interval from
+// their order statistics. The verdict of a comparison follows from the
+// interval alone: "faster" when it lies above 1, "slower" below, "same
+// within noise" when it holds 1, "too few rounds" when there are fewer than
+// five. The headline compares reuse with sync.Pool written correctly; reuse
+// against fresh allocation is set against the published ratio, which is
+// "reproduced" when the interval reaches it. Notes are computed from the
+// figures, never written ahead of them. Legend lists every word.
 //
 // # Ownership
 //
@@ -42,7 +53,6 @@
 // # When not to pool
 //
 // The report exists to answer this per workload, on the machine it runs on:
-// below W1's crossover (about n = 10 to 100 elements) allocating is as cheap
-// as pooling, and W4's small struct is slower to pool than to allocate, with
-// the pool's gain being no garbage rather than time.
+// a workload with a Curve gets a note with the size from which pooling pays
+// (pitfall P8).
 package report

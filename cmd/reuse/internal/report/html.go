@@ -136,7 +136,7 @@ var funcs = template.FuncMap{
 	"bytes":    Bytes,
 	"fraction": Fraction,
 	"ratio":    Ratio,
-	"verdict":  VerdictLine,
+	"verdict":  VerdictLines,
 	"speedup":  speedupCell,
 	"pub": func(v Variant) string {
 		s := publishedCell(v)
@@ -148,17 +148,18 @@ var funcs = template.FuncMap{
 	"lower": strings.ToLower,
 	"statusClass": func(s string) string {
 		switch s {
-		case "met":
+		case StatusFaster:
 			return "met"
-		case "not met", "invalid":
+		case StatusSlower, StatusInvalid:
 			return "notmet"
-		case "within noise":
+		case StatusSame:
 			return "noise"
 		}
 		return "info"
 	},
-	"first": func(i int) bool { return i == 0 },
-	"rows":  func(c Case) int { return len(c.Variants) },
+	"legend": func() any { return Legend },
+	"first":  func(i int) bool { return i == 0 },
+	"rows":   func(c Case) int { return len(c.Variants) },
 }
 
 var page = template.Must(template.New("page").Funcs(funcs).Parse(`<!DOCTYPE html>
@@ -225,10 +226,13 @@ tr.invalid td.name { text-decoration: none; }
 {{range $c := .Cases}}{{range $i, $v := .Variants}}<tr class="{{if eq $v.Role "reuse"}}reuse{{else if eq $v.Role "baseline"}}baseline{{end}}{{if not $v.Valid}} invalid{{end}}">
 {{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsPerOp}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsPerOp}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedup $v}}</td><td>{{pub $v}}</td></tr>
 {{end}}{{end}}</table>
-{{range .Cases}}<div class="verdict {{statusClass .Verdict.Status}}">{{verdict .}}</div>
+{{range .Cases}}{{$st := .Verdict.Headline.Status}}{{range $i, $l := verdict .}}<div class="verdict {{if first $i}}{{statusClass $st}}{{else}}info{{end}}">{{$l}}</div>{{end}}
 {{range .Variants}}{{if not .Valid}}<div class="check">{{.Name}}: {{.Check}}</div>{{end}}{{end}}{{end}}
 {{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>{{end}}
+{{range .Notes}}<p class="note">{{.}}</p>{{end}}
 {{end}}
+<h2>Legend</h2>
+<dl class="legend">{{range legend}}<dt>{{.Term}}</dt><dd>{{.Meaning}}.</dd>{{end}}</dl>
 <p class="note">Made by <code>go run ./cmd/reuse -html FILE</code>. The page is self-contained: no script, no font or image loaded from anywhere.</p>
 </body>
 </html>

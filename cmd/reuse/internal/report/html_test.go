@@ -24,7 +24,7 @@ import (
 // variant and a finding, enough to draw both charts.
 func fixture() report.Report {
 	v := func(name, role string, ns, allocs, speedup float64, pub float64) report.Variant {
-		x := report.Variant{Name: name, Role: role, NsPerOp: ns, AllocsPerOp: allocs, BytesPerOp: 24 * allocs,
+		x := report.Variant{Name: name, Role: role, NsPerOp: ns, NsMedian: ns, AllocsPerOp: allocs, BytesPerOp: 24 * allocs,
 			Ops: 1000, Allocs: uint64(1000 * allocs), Speedup: speedup, Check: "ok", Valid: true}
 		if pub > 0 {
 			x.Published = &report.Published{Speedup: pub}
@@ -44,7 +44,9 @@ func fixture() report.Report {
 				v("sync.Pool, []int value", report.RoleSyncPool, 60, 1, c.make/60, c.pub),
 				v("reuse.Pool[[]int]", report.RoleReuse, 30, 0, c.make/30, c.pub),
 			},
-			Verdict: report.Verdict{Published: c.pub, Measured: c.make / 30, Status: "met"},
+			Verdict: report.Verdict{Published: c.pub, Reproduction: report.Reproduced,
+				Baseline: report.Comparison{Against: "make([]int, n)", Status: report.StatusFaster, Speedup: report.Interval{Median: c.make / 30, Low: c.make / 33, High: c.make / 28, Confidence: 0.96}},
+				Headline: report.Comparison{Against: "sync.Pool, []int value", Status: report.StatusFaster, Speedup: report.Interval{Median: 2, Low: 1.9, High: 2.1, Confidence: 0.96}}},
 		})
 	}
 	bad := v("sync.Pool, one input buffer", report.RoleSyncPool, 90, 0, 0, 6)
@@ -55,7 +57,9 @@ func fixture() report.Report {
 			bad,
 			v("reuse", report.RoleReuse, 4000, 0, 4.25, 6),
 		},
-		Verdict: report.Verdict{Published: 6, Measured: 4.25, Status: "published ratio not real", Why: "the published 6× is pitfall P1: after the first iteration the input buffer is empty, so the pooled reader only returns io.EOF, and the loop times nothing"},
+		Verdict: report.Verdict{Published: 6, Reproduction: report.PublishedFake,
+			Baseline: report.Comparison{Against: "gzip.NewReader", Status: report.StatusFaster, Speedup: report.Interval{Median: 4.25, Low: 4, High: 4.5, Confidence: 0.96}},
+			Notes:    []string{"the published 6× comes from the write-up's code, which fails the check here: error: EOF"}},
 	}}, Findings: []report.Finding{{Pitfall: "P1", Variant: "sync.Pool, one input buffer", Message: "measures the error path", Evidence: "99 of 100 ops returned an error (EOF)"}}}
 	return report.Report{GoVersion: "go1.x", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
 		Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Seconds: 1, Mode: "default",
@@ -96,7 +100,7 @@ func TestHTMLSelfContained(t *testing.T) {
 			t.Errorf("page contains URL %q", u)
 		}
 	}
-	for _, want := range []string{"<svg", `class="bar"`, `class="line"`, "W10 gunzip &lt;&amp;&gt;", "99 of 100 ops", "is not real"} {
+	for _, want := range []string{"<svg", `class="bar"`, `class="line"`, "W10 gunzip &lt;&amp;&gt;", "99 of 100 ops", "published ratio not real", "same within noise"} {
 		if !bytes.Contains(page, []byte(want)) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -175,6 +175,15 @@ func median(per []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
+// times returns the time per op of each round, in the time speedups use:
+// CPU time where the platform reads it, wall-clock time elsewhere.
+func (m *measurement) times() []float64 {
+	if cputime.Supported {
+		return m.cpu
+	}
+	return m.ns
+}
+
 // variant returns the figures gathered.
 func (m *measurement) variant() Variant {
 	v := Variant{
@@ -194,9 +203,10 @@ func (m *measurement) variant() Variant {
 	if cputime.Supported {
 		v.CPUNsPerOp, v.CPUNsMedian = fastest(m.cpu), median(m.cpu)
 	}
-	if t := v.Time(); t > 0 {
-		v.Noise = v.timeMedian()/t - 1
+	if t := v.fastest(); t > 0 {
+		v.Noise = v.Time()/t - 1
 	}
+	v.TimeQ1, v.TimeQ3 = quartiles(m.times())
 	if m.ops > 0 {
 		v.AllocsPerOp = float64(m.allocs) / float64(m.ops)
 		v.BytesPerOp = float64(m.bytes) / float64(m.ops)

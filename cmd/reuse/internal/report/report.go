@@ -5,7 +5,6 @@ import (
 	"math"
 	"regexp"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/reuse-go/reuse/internal/cputime"
@@ -15,8 +14,11 @@ import (
 const (
 	RoleBaseline = "baseline"  // fresh allocation every op
 	RoleSyncPool = "sync.Pool" // sync.Pool as the write-ups write it, pitfalls included
-	RoleReuse    = "reuse"     // this library
-	RoleOther    = "other"     // further variants the write-ups measured
+	// RoleSyncPoolCorrect is sync.Pool written correctly, where the usual
+	// code has a bug (Def.Pitfalls); elsewhere the usual code is correct.
+	RoleSyncPoolCorrect = "sync.Pool, correct"
+	RoleReuse           = "reuse" // this library
+	RoleOther           = "other" // further variants the write-ups measured
 )
 
 // Report is the result of one run: every selected workload with its figures.
@@ -44,6 +46,10 @@ type Workload struct {
 	Curve    string    `json:"curve,omitempty"` // x axis of the cases' Size curve, "" when none
 	Cases    []Case    `json:"cases"`
 	Findings []Finding `json:"findings"`
+	// Notes are what the run found across the cases, such as the size from
+	// which pooling pays on a Curve: computed from the figures, never
+	// written ahead of them.
+	Notes []string `json:"notes"`
 }
 
 // Case is one setting of a workload (a size, an API) measured in every variant.
@@ -52,14 +58,6 @@ type Case struct {
 	Size     int       `json:"size"` // the size parameter (W1's n, W6's n), 0 when none
 	Variants []Variant `json:"variants"`
 	Verdict  Verdict   `json:"verdict"`
-}
-
-// Verdict compares reuse's speedup with the published pooled speedup.
-type Verdict struct {
-	Published float64 `json:"published_speedup"` // 0 when there is no published ratio
-	Measured  float64 `json:"measured_speedup"`  // reuse against the baseline, here
-	Status    string  `json:"status"`            // "met", "within noise", "not met", "no published ratio", "published ratio not real", "invalid"
-	Why       string  `json:"why,omitempty"`
 }
 
 // Variant is one implementation of a case, with its figures.
@@ -78,7 +76,11 @@ type Variant struct {
 	CPUNsMedian float64 `json:"cpu_ns_per_op_median"`
 	// Noise is the median round over the fastest, minus 1, in the time
 	// Speedup uses: how much load moved the rounds.
-	Noise       float64 `json:"noise"`
+	Noise float64 `json:"noise"`
+	// TimeQ1 and TimeQ3 are the quartiles of time per op over the rounds,
+	// in the time Time uses: the box of the error bars.
+	TimeQ1      float64 `json:"time_q1"`
+	TimeQ3      float64 `json:"time_q3"`
 	Rounds      int     `json:"rounds"`
 	BytesPerOp  float64 `json:"bytes_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"` // exact: Allocs / Ops, not rounded
@@ -88,8 +90,12 @@ type Variant struct {
 	FirstBytes  uint64  `json:"first_bytes"`
 	GCs         uint64  `json:"gcs"`
 	GCsPerOp    float64 `json:"gcs_per_op"`
-	Errors      uint64  `json:"errors"`  // ops that returned an error
-	Speedup     float64 `json:"speedup"` // the baseline's Time ÷ this variant's; 0 when not valid
+	Errors      uint64  `json:"errors"` // ops that returned an error
+	// Speedup is the median over rounds of the baseline's time ÷ this
+	// variant's in the same round (rounds are interleaved, so load hits
+	// both alike); SpeedupCI is its confidence interval. 0 when not valid.
+	Speedup   float64  `json:"speedup"`
+	SpeedupCI Interval `json:"speedup_interval"`
 
 	// Check is "ok" when the variant's output equals the baseline's and no
 	// op failed; otherwise it says what went wrong and the figures do not
@@ -100,22 +106,23 @@ type Variant struct {
 	Published *Published `json:"published,omitempty"`
 }
 
-// Time is the time per op the speedup is computed from: CPU time where the
-// platform reads it, wall-clock time elsewhere. On a machine shared with
-// other work, wall time per op varies several-fold with the load while the
-// process's CPU time does not.
+// Time is the median time per op over the rounds, in the time speedups
+// are computed from: CPU time where the platform reads it, wall-clock time
+// elsewhere. On a machine shared with other work, wall time per op varies
+// several-fold with the load while the process's CPU time does not.
 func (v Variant) Time() float64 {
-	if v.CPUNsPerOp > 0 {
-		return v.CPUNsPerOp
-	}
-	return v.NsPerOp
-}
-
-func (v Variant) timeMedian() float64 {
 	if v.CPUNsPerOp > 0 {
 		return v.CPUNsMedian
 	}
 	return v.NsMedian
+}
+
+// fastest is the fastest round's time per op, in the time Time uses.
+func (v Variant) fastest() float64 {
+	if v.CPUNsPerOp > 0 {
+		return v.CPUNsPerOp
+	}
+	return v.NsPerOp
 }
 
 // Published is a figure from the write-ups, taken elsewhere on another Go.
@@ -157,12 +164,13 @@ type Options struct {
 	Progress func(w Def, i, n int, elapsed time.Duration)
 }
 
-// DefaultOptions are the options of a default run, about 20 s on 2 cores
-// and at most about 50 s under load: nine interleaved rounds of 15 ms per
-// variant, so that a burst of load from other processes spoils a few rounds,
-// not the fastest, within a budget of 32 s for the rounds.
+// DefaultOptions are the options of a default run, about 30 s on 2 loaded
+// cores: nine interleaved rounds of 15 ms per variant, so that a burst of
+// load from other processes spoils a few rounds, not the median, within a
+// budget of 22 s for the rounds (the detectors and the calibration take the
+// rest).
 func DefaultOptions() Options {
-	return Options{Round: 15 * time.Millisecond, Rounds: 9, Budget: 32 * time.Second}
+	return Options{Round: 15 * time.Millisecond, Rounds: 9, Budget: 22 * time.Second}
 }
 
 // FullOptions are the options of a -full run: longer, steadier.
@@ -254,6 +262,7 @@ func runWorkload(d Def, b *budget) Workload {
 	for _, cd := range d.Cases {
 		w.Cases = append(w.Cases, runCase(cd, b.round(len(cd.Variants)), b.opt.Rounds))
 	}
+	w.Notes = workloadNotes(w)
 	if d.Detect != nil {
 		w.Findings = append(w.Findings, d.Detect()...)
 	}
@@ -289,75 +298,18 @@ func runCase(cd CaseDef, round time.Duration, rounds int) Case {
 			m.round()
 		}
 	}
-	base := ms[0].variant().Time()
+	base := ms[0].times()
 	for i, vd := range cd.Variants {
 		v := ms[i].variant()
 		v.Published = vd.Published
-		if t := v.Time(); v.Valid && base > 0 && t > 0 {
-			v.Speedup = base / t
+		if v.Valid && c.Variants == nil || v.Valid && c.Variants[0].Valid {
+			v.SpeedupCI = medianInterval(ratios(base, ms[i].times()))
+			v.Speedup = v.SpeedupCI.Median
 		}
 		c.Variants = append(c.Variants, v)
 	}
-	c.Verdict = verdict(cd, c.Variants)
+	c.Verdict = verdict(c.Variants, func(i, j int) Interval { return medianInterval(ratios(ms[i].times(), ms[j].times())) })
 	return c
-}
-
-// verdict compares the reuse variant's speedup with the published one.
-func verdict(cd CaseDef, vs []Variant) Verdict {
-	var v Verdict
-	var reuse *Variant
-	for i := range vs {
-		if vs[i].Role == RoleReuse {
-			reuse = &vs[i]
-		}
-	}
-	if reuse == nil {
-		return Verdict{Status: "invalid", Why: "no reuse variant"}
-	}
-	v.Measured = reuse.Speedup
-	if reuse.Published != nil {
-		v.Published = reuse.Published.Speedup
-	}
-	switch {
-	case !reuse.Valid || !vs[0].Valid:
-		v.Status, v.Why = "invalid", "a check failed: "+vs[0].Check+"; "+reuse.Check
-	case reuse.Published != nil && reuse.Published.Fake:
-		v.Status, v.Why = "published ratio not real", cd.Why
-	case v.Published == 0:
-		v.Status, v.Why = "no published ratio", cd.Why
-	case v.Measured >= v.Published:
-		v.Status = "met"
-	default:
-		v.Status, v.Why = notMet(cd, vs[0], *reuse, v)
-	}
-	return v
-}
-
-// notMet returns the status of a verdict whose measured ratio is below the
-// published one, "within noise" or "not met", and the reasons.
-func notMet(cd CaseDef, base, reuse Variant, v Verdict) (status, why string) {
-	// The ratio's uncertainty: how far the median rounds sat above the
-	// fastest, for the baseline and for reuse.
-	noise := base.Noise + reuse.Noise
-	status = "not met"
-	if v.Measured*(1+noise) >= v.Published {
-		status = "within noise"
-	}
-	var whys []string
-	if cd.Why != "" {
-		whys = append(whys, cd.Why)
-	}
-	if b := base; b.Published != nil && b.Published.AllocsPerOp > 0 && b.AllocsPerOp+0.5 < b.Published.AllocsPerOp {
-		whys = append(whys, fmt.Sprintf("the baseline makes %s allocations per op here against %g published: this Go no longer makes allocations the pool used to save",
-			Fraction(b.AllocsPerOp), b.Published.AllocsPerOp))
-	}
-	if status == "within noise" {
-		whys = append(whys, fmt.Sprintf("the median rounds ran %.0f%% above the fastest, more than the gap to the published ratio", 100*noise))
-	}
-	if len(whys) == 0 {
-		whys = append(whys, fmt.Sprintf("reuse measured %s against the published %s", Ratio(v.Measured), Ratio(v.Published)))
-	}
-	return status, strings.Join(whys, "; ")
 }
 
 func short(s string) string {

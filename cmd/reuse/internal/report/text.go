@@ -17,13 +17,14 @@ func WriteText(w io.Writer, r Report) error {
 	if r.Timing == "cpu" {
 		col = "cpu/op"
 		b.WriteString("cpu/op is process CPU time per op (all threads, GC work included), steadier than wall time\n")
-		b.WriteString("on a loaded machine (wall time is in -json and -html), in the fastest of interleaved rounds.\n")
+		b.WriteString("on a loaded machine (wall time is in -json and -html), the median of interleaved rounds.\n")
 	} else {
-		b.WriteString("time/op is wall-clock time per op in the fastest of interleaved rounds.\n")
+		b.WriteString("time/op is wall-clock time per op, the median of interleaved rounds.\n")
 	}
-	b.WriteString("Speedup is against the baseline in this run; publ. is the write-ups' ratio (other machines, older\n")
-	b.WriteString("Go; ! marks one that is not real). allocs/op and GC/op are exact fractions over all rounds;\n")
-	b.WriteString("first = allocations of the very first op.\n")
+	b.WriteString("speedup is the baseline's time over the variant's, the median over rounds; publ. is the\n")
+	b.WriteString("write-ups' ratio (other machines, older Go; ! marks one that is not real). allocs/op and\n")
+	b.WriteString("GC/op are exact fractions over all rounds; first = allocations of the very first op.\n")
+	b.WriteString("Each case ends with verdicts for reuse, [in brackets] a 95% interval; the legend is at the end.\n")
 	for _, w := range r.Workloads {
 		fmt.Fprintf(&b, "\n%s %s: %s\n", w.ID, w.Name, w.Op)
 		if w.Claim != "" {
@@ -41,7 +42,9 @@ func WriteText(w io.Writer, r Report) error {
 					clip(name, 8), clip(v.Name, 28), Duration(v.Time()), Bytes(v.BytesPerOp),
 					Fraction(v.AllocsPerOp), v.FirstAllocs, Fraction(v.GCsPerOp), speedupCell(v), publishedCell(v))
 			}
-			wrap(&b, "  ", VerdictLine(c))
+			for _, l := range VerdictLines(c) {
+				wrap(&b, "  ", l)
+			}
 			for _, v := range c.Variants {
 				if !v.Valid {
 					wrap(&b, "  ", fmt.Sprintf("✗ %s: %s", v.Name, v.Check))
@@ -51,7 +54,11 @@ func WriteText(w io.Writer, r Report) error {
 		for _, f := range w.Findings {
 			wrap(&b, "  ", fmt.Sprintf("! %s %s: %s (%s)", f.Pitfall, f.Variant, f.Message, f.Evidence))
 		}
+		for _, n := range w.Notes {
+			wrap(&b, "  ", "= "+n)
+		}
 	}
+	writeLegend(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -82,24 +89,55 @@ func wrap(b *strings.Builder, indent, s string) {
 	b.WriteByte('\n')
 }
 
-// VerdictLine says in words how reuse's speedup compares with the published.
-func VerdictLine(c Case) string {
+// VerdictLines says in words what a case's figures say about reuse: the
+// headline against sync.Pool written correctly, then against fresh
+// allocation and the published ratio, then the notes computed from the run.
+func VerdictLines(c Case) []string {
 	v := c.Verdict
 	head := "→ reuse"
 	if c.Name != "" {
 		head += " (" + c.Name + ")"
 	}
-	switch v.Status {
-	case "met":
-		return fmt.Sprintf("%s %s vs published %s: met", head, Ratio(v.Measured), Ratio(v.Published))
-	case "not met", "within noise":
-		return fmt.Sprintf("%s %s vs published %s: %s, %s", head, Ratio(v.Measured), Ratio(v.Published), v.Status, v.Why)
-	case "published ratio not real":
-		return fmt.Sprintf("%s %s; published %s is not real: %s", head, Ratio(v.Measured), Ratio(v.Published), v.Why)
-	case "no published ratio":
-		return fmt.Sprintf("%s %s; no published ratio: %s", head, Ratio(v.Measured), v.Why)
+	var out []string
+	if h := v.Headline; h.Against != "" {
+		out = append(out, fmt.Sprintf("%s vs sync.Pool written correctly (%s): %s", head, h.Against, comparisonText(h)))
 	}
-	return fmt.Sprintf("%s: %s, %s", head, v.Status, v.Why)
+	line := fmt.Sprintf("%s vs fresh allocation: %s", head, comparisonText(v.Baseline))
+	switch v.Reproduction {
+	case NoPublished, "":
+		line += "; " + NoPublished
+	default:
+		line += fmt.Sprintf("; published %s: %s", Ratio(v.Published), v.Reproduction)
+	}
+	out = append(out, line)
+	for _, n := range v.Notes {
+		out = append(out, "  "+n)
+	}
+	return out
+}
+
+// comparisonText is a comparison as "1.23× [1.10–1.31], faster".
+func comparisonText(c Comparison) string {
+	if c.Status == StatusInvalid {
+		return StatusInvalid + " (a variant failed its check)"
+	}
+	return Interval3(c.Speedup) + ", " + c.Status
+}
+
+// Interval3 formats a speedup interval: 1.23× [1.10–1.31].
+func Interval3(iv Interval) string {
+	if iv.Confidence == 0 {
+		return Ratio(iv.Median)
+	}
+	return fmt.Sprintf("%s [%s–%s]", Ratio(iv.Median), strings.TrimSuffix(Ratio(iv.Low), "×"), Ratio(iv.High))
+}
+
+// writeLegend writes the words of the verdicts and what they mean.
+func writeLegend(b *strings.Builder) {
+	b.WriteString("\nLegend\n")
+	for _, l := range Legend {
+		wrap(b, "  ", l.Term+": "+l.Meaning+".")
+	}
 }
 
 func speedupCell(v Variant) string {
@@ -128,24 +166,50 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// Duration formats nanoseconds with a unit: 9.8ns, 1.23µs, 814µs, 1.2ms.
+// Duration formats nanoseconds with a unit, to 3 significant digits:
+// 8.80ns, 209ns, 1.23µs, 814µs, 3.40ms.
 func Duration(ns float64) string {
+	ns = roundSig(ns)
 	switch {
-	case ns < 10:
-		return fmt.Sprintf("%.2fns", ns)
 	case ns < 1e3:
-		return fmt.Sprintf("%.1fns", ns)
-	case ns < 1e4:
-		return fmt.Sprintf("%.2fµs", ns/1e3)
+		return sig3(ns) + "ns"
 	case ns < 1e6:
-		return fmt.Sprintf("%.0fµs", ns/1e3)
+		return sig3(ns/1e3) + "µs"
 	case ns < 1e9:
-		return fmt.Sprintf("%.1fms", ns/1e6)
+		return sig3(ns/1e6) + "ms"
 	}
-	return fmt.Sprintf("%.2fs", ns/1e9)
+	return sig3(ns/1e9) + "s"
 }
 
-// Bytes formats a byte count: 24, 1.0Ki, 8.0Mi.
+// roundSig rounds v to 3 significant digits, so that a unit can be chosen
+// on the rounded value (999.7 ns is 1.00 µs).
+func roundSig(v float64) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	p := math.Pow10(2 - int(math.Floor(math.Log10(math.Abs(v)))))
+	return math.Round(v*p) / p
+}
+
+// sig3 formats v to 3 significant digits without an exponent: 8.80, 209,
+// 0.0123; values of 1000 or more keep their integer digits.
+func sig3(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	a := math.Abs(v)
+	if a >= 1000 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	digits := 2 - int(math.Floor(math.Log10(a)))
+	// Rounding can carry into a new digit (999.6 → 1000).
+	if r := math.Round(a*math.Pow10(digits)) / math.Pow10(digits); r >= math.Pow10(3-digits) {
+		digits--
+	}
+	return fmt.Sprintf("%.*f", max(digits, 0), v)
+}
+
+// Bytes formats a byte count to 3 significant digits: 24, 1.00Ki, 8.00Mi.
 func Bytes(b float64) string {
 	switch {
 	case b < 1024:
@@ -154,36 +218,33 @@ func Bytes(b float64) string {
 		}
 		return fmt.Sprintf("%.3g", b)
 	case b < 1<<20:
-		return fmt.Sprintf("%.1fKi", b/1024)
+		return sig3(b/1024) + "Ki"
 	}
-	return fmt.Sprintf("%.1fMi", b/(1<<20))
+	return sig3(b/(1<<20)) + "Mi"
 }
 
 // Fraction formats a per-op count exactly enough to show what rounding
-// hides (pitfall P5): 0, 1, 0.25, 0.00132, 10000.
+// hides (pitfall P5), to 3 significant digits: 0, 1, 0.25, 0.00132, 10000.
 func Fraction(v float64) string {
 	switch {
 	case v == 0:
 		return "0"
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
 	case v == math.Trunc(v):
 		return fmt.Sprintf("%.0f", v)
-	case v >= 1:
-		return fmt.Sprintf("%.2f", v)
+	case v < 1:
+		return fmt.Sprintf("%.3g", v)
 	}
-	return fmt.Sprintf("%.3g", v)
+	return sig3(v)
 }
 
-// Ratio formats a speedup: 2.31×, 0.84×, 1.2k×.
+// Ratio formats a speedup to 3 significant digits: 2.31×, 0.843×, 12.3×,
+// 10.2k×.
 func Ratio(v float64) string {
 	switch {
 	case v == 0:
 		return "—"
 	case v >= 1e4:
-		return fmt.Sprintf("%.0fk×", v/1e3)
-	case v >= 100:
-		return fmt.Sprintf("%.0f×", v)
+		return sig3(v/1e3) + "k×"
 	}
-	return fmt.Sprintf("%.2f×", v)
+	return sig3(v) + "×"
 }

@@ -17,14 +17,16 @@ func TestFormats(t *testing.T) {
 		want string
 	}{
 		{"Duration", report.Duration, 8.8, "8.80ns"},
-		{"Duration", report.Duration, 209, "209.0ns"},
+		{"Duration", report.Duration, 209, "209ns"},
+		{"Duration", report.Duration, 20.96, "21.0ns"},
+		{"Duration", report.Duration, 999.7, "1.00µs"},
 		{"Duration", report.Duration, 1234, "1.23µs"},
 		{"Duration", report.Duration, 814_000, "814µs"},
-		{"Duration", report.Duration, 3.4e6, "3.4ms"},
+		{"Duration", report.Duration, 3.4e6, "3.40ms"},
 		{"Bytes", report.Bytes, 24, "24"},
 		{"Bytes", report.Bytes, 0.0015, "0.0015"},
-		{"Bytes", report.Bytes, 1024, "1.0Ki"},
-		{"Bytes", report.Bytes, 8 << 20, "8.0Mi"},
+		{"Bytes", report.Bytes, 1024, "1.00Ki"},
+		{"Bytes", report.Bytes, 8 << 20, "8.00Mi"},
 		{"Fraction", report.Fraction, 0, "0"},
 		{"Fraction", report.Fraction, 1, "1"},
 		{"Fraction", report.Fraction, 0.8, "0.8"},            // 4 of 5: not rounded down to 0 (P5)
@@ -32,8 +34,10 @@ func TestFormats(t *testing.T) {
 		{"Fraction", report.Fraction, 1.0006, "1.00"},
 		{"Fraction", report.Fraction, 10000, "10000"},
 		{"Ratio", report.Ratio, 2.314, "2.31×"},
+		{"Ratio", report.Ratio, 0.8434, "0.843×"},
+		{"Ratio", report.Ratio, 123.4, "123×"},
 		{"Ratio", report.Ratio, 0, "—"},
-		{"Ratio", report.Ratio, 10175, "10k×"},
+		{"Ratio", report.Ratio, 10175, "10.2k×"},
 	}
 	for _, tt := range tests {
 		if got := tt.f(tt.in); got != tt.want {
@@ -53,7 +57,7 @@ func TestWriteTextFits(t *testing.T) {
 			t.Errorf("line %d has %d columns, want at most 100: %q", i+1, n, line)
 		}
 	}
-	for _, want := range []string{"W1 make vs pool by size", "n=1M", "reuse.Pool[[]int]", "✗ sync.Pool, one input buffer: error: EOF", "! P1"} {
+	for _, want := range []string{"W1 make vs pool by size", "n=1M", "reuse.Pool[[]int]", "✗ sync.Pool, one input buffer: error: EOF", "! P1", "Legend", "same within noise:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}

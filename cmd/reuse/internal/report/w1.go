@@ -36,21 +36,13 @@ func w1() Def {
 	}
 	for _, n := range w1Sizes {
 		var pb, pp *Published
-		why := ""
 		if ns, ok := w1Make[n]; ok {
 			pb = pub(ns, -1, -1, 0)
 			pp = pub(w1PoolNs, -1, 1, ns/w1PoolNs)
 		}
-		switch {
-		case n <= 10:
-			why = "below the crossover, allocating is about as cheap as pooling (P8): make of a few words is a pointer bump, a pool is a Get and a Put"
-		case pp == nil:
-			why = "the write-up gives make's time only at n = 0, 1, 100 and 1M"
-		}
 		d.Cases = append(d.Cases, CaseDef{
 			Name: fmt.Sprintf("n=%s", sizeName(n)),
 			Size: n,
-			Why:  why,
 			Variants: []VariantDef{
 				{Name: "make([]int, n)", Role: RoleBaseline, Published: pb, New: func() Op {
 					return func(see func(any)) error {
@@ -72,6 +64,18 @@ func w1() Def {
 						}
 						//lint:ignore SA6002 this is the usual code, pitfall P4 included
 						p.Put(s)
+						return nil
+					}
+				}},
+				{Name: "sync.Pool, *[]int", Role: RoleSyncPoolCorrect, New: func() Op {
+					p := &sync.Pool{New: func() any { s := make([]int, n); return &s }}
+					return func(see func(any)) error {
+						sp := p.Get().(*[]int)
+						sinkInts = *sp
+						if see != nil {
+							see(len(*sp))
+						}
+						p.Put(sp)
 						return nil
 					}
 				}},

@@ -76,7 +76,6 @@ func w3() Def {
 		Op:        "build a 1024-byte slice: append byte by byte or the whole slice; fresh, preallocated, reused or pooled",
 		Published: "bytewise: 2151 ns 9 allocs, prealloc 1304 ns 1, pooled 961 ns 0; whole slice: 311 ns 1, prealloc 307 ns 1, one reused slice 18.6 ns 0, pooled 35.6 ns 0",
 		Cases: []CaseDef{{
-			Why: "1024 appends dominate the op; reuse and sync.Pool save the same allocations, so both land near the published ratio and load decides which side",
 			Variants: []VariantDef{
 				baseline,
 				fresh("append bytewise, preallocated", pub(1304, -1, 1, base/1304), func() []byte { return bytewise(make([]byte, 0, 1024)) }),

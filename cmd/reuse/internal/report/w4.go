@@ -16,7 +16,6 @@ var _ = register(w4)
 
 func w4() Def {
 	const perOp = 10_000
-	why := "the pool is slower than new() in time, here as in the write-up; its point is no garbage: 0 allocations and no GC instead of 10 000 allocations per op"
 	return Def{
 		ID:        "W4",
 		Claim:     "Pooling a small struct removes its garbage but does not save time.",
@@ -26,7 +25,6 @@ func w4() Def {
 		Cases: []CaseDef{
 			{
 				Name: "serial",
-				Why:  why,
 				Variants: []VariantDef{
 					{Name: "new(person)", Role: RoleBaseline, Published: pub(160698, -1, 10000, 0), New: func() Op {
 						return func(see func(any)) error {
@@ -76,7 +74,6 @@ func w4() Def {
 			},
 			{
 				Name: "parallel",
-				Why:  "the write-up gives only the pool's parallel time, no baseline to take a ratio against",
 				Variants: []VariantDef{
 					{Name: "new(person)", Role: RoleBaseline, Parallel: true, New: func() Op {
 						return func(see func(any)) error {

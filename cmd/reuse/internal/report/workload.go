@@ -42,7 +42,6 @@ type CaseDef struct {
 	Name     string
 	Size     int // the size parameter, the x of Def.Curve
 	Variants []VariantDef
-	Why      string // why the published ratio is not met or not comparable
 }
 
 // VariantDef defines one variant: New returns a fresh Op with its own pool.

@@ -51,8 +51,13 @@ func TestDefs(t *testing.T) {
 					t.Errorf("%s %s: variant %q has no New", d.ID, c.Name, v.Name)
 				}
 			}
-			if roles[report.RoleBaseline] != 1 || roles[report.RoleReuse] != 1 || roles[report.RoleSyncPool] != 1 {
-				t.Errorf("%s %s: roles %v, want one baseline, one sync.Pool and one reuse", d.ID, c.Name, roles)
+			if roles[report.RoleBaseline] != 1 || roles[report.RoleReuse] != 1 || roles[report.RoleSyncPool] != 1 || roles[report.RoleSyncPoolCorrect] > 1 {
+				t.Errorf("%s %s: roles %v, want one baseline, one sync.Pool, one reuse and at most one correct sync.Pool", d.ID, c.Name, roles)
+			}
+			// Where the usual code has a bug, the headline compares reuse
+			// with sync.Pool written correctly, which must be there.
+			if len(d.Pitfalls) > 0 && roles[report.RoleSyncPoolCorrect] == 0 {
+				t.Errorf("%s %s: the usual code falls into %v, but there is no %q variant", d.ID, c.Name, d.Pitfalls, report.RoleSyncPoolCorrect)
 			}
 		}
 	}

@@ -1,0 +1,182 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Statuses of a Comparison: what the interval of reuse's speedup says.
+const (
+	StatusFaster    = "faster"            // the interval lies above 1
+	StatusSame      = "same within noise" // the interval holds 1
+	StatusSlower    = "slower"            // the interval lies below 1
+	StatusFewRounds = "too few rounds"    // no interval of 90% coverage
+	StatusInvalid   = "not measured"      // a variant failed its check
+)
+
+// Reproductions: how reuse's speedup against fresh allocation compares with
+// the published pooled ratio.
+const (
+	Reproduced    = "reproduced"               // the interval reaches the published ratio or lies above it
+	NotReproduced = "not reproduced here"      // the interval lies below it
+	NoPublished   = "no published ratio"       // the write-up gives none for this case
+	PublishedFake = "published ratio not real" // the write-up's pooled code fails its check here
+	NotMeasured   = "not measured"             // too few rounds, or a check failed
+)
+
+// Legend defines every word a verdict uses, in the order the page lists
+// them.
+var Legend = []struct{ Term, Meaning string }{
+	{"speedup", "a variant's time per op divided into the other's, round by round (the rounds of a case are interleaved, so load hits both alike); the figure is the median over rounds, in [brackets] its 95% confidence interval (order statistics of the rounds, no assumption of normality)"},
+	{StatusFaster, "the whole interval lies above 1×"},
+	{StatusSame, "the interval holds 1×: this run cannot tell the two apart"},
+	{StatusSlower, "the whole interval lies below 1×"},
+	{StatusFewRounds, "fewer than 5 rounds: no interval with at least 90% coverage, so no verdict"},
+	{Reproduced, "reuse's interval against fresh allocation reaches the write-up's published ratio or lies above it"},
+	{NotReproduced, "the interval lies below the published ratio; the note says why, from this run's figures"},
+	{PublishedFake, "the write-up's pooled code fails the report's check here (its ops return errors or wrong output), so its ratio measures nothing"},
+	{NoPublished, "the write-ups give no ratio for this case"},
+	{NotMeasured, "too few rounds, or a variant failed its check"},
+}
+
+// Verdict is what a case's figures say about reuse: against sync.Pool
+// written correctly (the headline: what the library adds over doing it
+// right by hand), against fresh allocation, and against the published
+// ratio. Every word of it is computed from this run.
+type Verdict struct {
+	// Headline compares reuse with sync.Pool written correctly.
+	Headline Comparison `json:"headline"`
+	// Baseline compares reuse with fresh allocation.
+	Baseline Comparison `json:"baseline"`
+	// Published is the write-up's pooled ratio against its baseline, 0
+	// when none; Reproduction says whether Baseline reaches it.
+	Published    float64  `json:"published_speedup"`
+	Reproduction string   `json:"reproduction"`
+	Notes        []string `json:"notes"`
+}
+
+// Comparison is reuse against one other variant of the case.
+type Comparison struct {
+	Against string   `json:"against"` // the other variant's name
+	Speedup Interval `json:"speedup"` // its time ÷ reuse's, per round
+	Status  string   `json:"status"`
+}
+
+// verdict computes a case's verdict from its variants; between(i, j) is
+// the interval of variant i's time over variant j's, round by round.
+func verdict(vs []Variant, between func(i, j int) Interval) Verdict {
+	reuse := slices.IndexFunc(vs, func(v Variant) bool { return v.Role == RoleReuse })
+	if reuse < 0 {
+		return Verdict{Reproduction: NotMeasured, Notes: []string{"no reuse variant"}}
+	}
+	correct := slices.IndexFunc(vs, func(v Variant) bool { return v.Role == RoleSyncPoolCorrect })
+	if correct < 0 {
+		correct = slices.IndexFunc(vs, func(v Variant) bool { return v.Role == RoleSyncPool })
+	}
+	v := Verdict{Notes: []string{}}
+	v.Baseline = compare(vs, 0, reuse, between)
+	if correct >= 0 {
+		v.Headline = compare(vs, correct, reuse, between)
+	}
+	if p := vs[reuse].Published; p != nil {
+		v.Published = p.Speedup
+	}
+	v.Reproduction, v.Notes = reproduction(vs, reuse, v)
+	if n := garbageNote(vs[0], vs[reuse], v.Baseline.Status); n != "" {
+		v.Notes = append(v.Notes, n)
+	}
+	return v
+}
+
+// compare is reuse (variant r) against variant other.
+func compare(vs []Variant, other, r int, between func(i, j int) Interval) Comparison {
+	c := Comparison{Against: vs[other].Name, Status: StatusInvalid}
+	if !vs[other].Valid || !vs[r].Valid {
+		return c
+	}
+	c.Speedup = between(other, r)
+	c.Status = status(c.Speedup)
+	return c
+}
+
+// status is what an interval of speedups says.
+func status(iv Interval) string {
+	switch {
+	case iv.Confidence < minConfidence:
+		return StatusFewRounds
+	case iv.Low > 1:
+		return StatusFaster
+	case iv.High < 1:
+		return StatusSlower
+	}
+	return StatusSame
+}
+
+// reproduction compares reuse's interval against fresh allocation with the
+// published ratio and says why, from this run's figures, when it falls
+// short.
+func reproduction(vs []Variant, reuse int, v Verdict) (string, []string) {
+	if i := slices.IndexFunc(vs, func(x Variant) bool { return x.Published != nil && x.Published.Fake && !x.Valid }); i >= 0 {
+		return PublishedFake, []string{fmt.Sprintf("the published %s comes from the write-up's code, %q, which fails the check here: %s",
+			Ratio(vs[i].Published.Speedup), vs[i].Name, short(vs[i].Check))}
+	}
+	switch b := v.Baseline; {
+	case v.Published == 0:
+		return NoPublished, nil
+	case b.Status == StatusInvalid || b.Status == StatusFewRounds:
+		return NotMeasured, nil
+	case b.Speedup.High >= v.Published:
+		return Reproduced, nil
+	}
+	var why []string
+	if b := vs[0]; b.Published != nil && b.Published.AllocsPerOp > 0 && b.AllocsPerOp+0.5 < b.Published.AllocsPerOp {
+		why = append(why, fmt.Sprintf("fresh allocation makes %s allocations per op here against %g published: this Go no longer makes allocations the pool used to save",
+			Fraction(b.AllocsPerOp), b.Published.AllocsPerOp))
+	}
+	if r := vs[reuse]; r.AllocsPerOp < vs[0].AllocsPerOp {
+		why = append(why, fmt.Sprintf("reuse saves %s of %s allocations per op, and the time left is the op's own work",
+			Fraction(vs[0].AllocsPerOp-r.AllocsPerOp), Fraction(vs[0].AllocsPerOp)))
+	}
+	if len(why) == 0 {
+		why = append(why, fmt.Sprintf("reuse measured %s against fresh allocation, below the published %s", Interval3(v.Baseline.Speedup), Ratio(v.Published)))
+	}
+	return NotReproduced, []string{"not reproduced: " + strings.Join(why, "; ")}
+}
+
+// garbageNote says when reuse is no faster than fresh allocation but makes
+// less garbage: then the gain is memory, not time.
+func garbageNote(base, reuse Variant, st string) string {
+	if (st != StatusSlower && st != StatusSame) || reuse.AllocsPerOp >= base.AllocsPerOp {
+		return ""
+	}
+	return fmt.Sprintf("no faster than fresh allocation here, but %s allocations (%s B) per op against %s (%s B): the gain is less garbage, not time",
+		Fraction(reuse.AllocsPerOp), Bytes(reuse.BytesPerOp), Fraction(base.AllocsPerOp), Bytes(base.BytesPerOp))
+}
+
+// workloadNotes computes what a workload's cases say together: for a
+// Curve, the size from which reuse is faster than fresh allocation.
+func workloadNotes(w Workload) []string {
+	notes := []string{}
+	if w.Curve == "" || len(w.Cases) < 2 {
+		return notes
+	}
+	from := -1 // index of the first case from which every larger one is faster
+	for i := len(w.Cases) - 1; i >= 0; i-- {
+		if w.Cases[i].Verdict.Baseline.Status != StatusFaster {
+			break
+		}
+		from = i
+	}
+	switch {
+	case from == 0:
+		notes = append(notes, fmt.Sprintf("reuse is faster than fresh allocation at every %s measured", w.Curve))
+	case from > 0:
+		below := w.Cases[from-1]
+		notes = append(notes, fmt.Sprintf("reuse is faster than fresh allocation from %s on; at %s it is %s (%s), so below that size allocating is as cheap or cheaper (pitfall P8)",
+			w.Cases[from].Name, below.Name, below.Verdict.Baseline.Status, Interval3(below.Verdict.Baseline.Speedup)))
+	default:
+		notes = append(notes, fmt.Sprintf("reuse is not faster than fresh allocation at the largest %s measured", w.Curve))
+	}
+	return notes
+}

@@ -1,0 +1,174 @@
+package poolvet
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// computeFacts finds the functions of the package that give back a
+// parameter on every path that returns, and exports that as a fact. A
+// helper may call another helper declared later, so it iterates to a fixed
+// point.
+func (c *checker) computeFacts() {
+	for iter := 0; iter < 8; iter++ {
+		changed := false
+		for _, fn := range c.fns {
+			f := c.releasesOfFunc(fn)
+			old := c.facts[fn]
+			if f == nil {
+				continue
+			}
+			if old == nil || len(old.Put) != len(f.Put) || len(old.Close) != len(f.Close) {
+				c.facts[fn] = f
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn, f := range c.facts {
+		if obj, ok := fn.Object().(*types.Func); ok && fn.Synthetic == "" && obj.Pkg() == c.pass.Pkg {
+			c.pass.ExportObjectFact(obj, f)
+		}
+	}
+}
+
+// releasesOfFunc returns the fact for fn, or nil if it releases none of its
+// parameters (or free variables) on every path.
+func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	cands := make([]ssa.Value, 0, len(fn.Params)+len(fn.FreeVars))
+	for _, p := range fn.Params {
+		cands = append(cands, p)
+	}
+	for _, fv := range fn.FreeVars {
+		cands = append(cands, fv)
+	}
+	var rels []release
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if ci, ok := in.(ssa.CallInstruction); ok {
+				if _, isGo := in.(*ssa.Go); !isGo {
+					rels = append(rels, c.releasesAt(ci)...)
+				}
+			}
+		}
+	}
+	if len(rels) == 0 {
+		return nil
+	}
+	var f releasesFact
+	for i, v := range cands {
+		rep, _ := c.vs.of(v)
+		for _, k := range []kind{put, closeHandle} {
+			gen := make(map[*ssa.BasicBlock]bool)
+			for _, r := range rels {
+				if r.root == rep && r.kind == k {
+					gen[r.instr.Block()] = true
+				}
+			}
+			if len(gen) == 0 {
+				continue
+			}
+			// A branch on the value alone (a nil check, a size limit)
+			// decides between giving it back and dropping it: either
+			// way the caller no longer owns it.
+			for _, b := range fn.Blocks {
+				if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly(iff.Cond, rep, 0) {
+					gen[b] = true
+				}
+			}
+			if mustPass(fn, gen) {
+				if k == put {
+					f.Put = append(f.Put, i)
+				} else {
+					f.Close = append(f.Close, i)
+				}
+			}
+		}
+	}
+	if len(f.Put) == 0 && len(f.Close) == 0 {
+		return nil
+	}
+	return &f
+}
+
+// mustPass reports whether every path from fn's entry to a return passes
+// through a block in gen.
+func mustPass(fn *ssa.Function, gen map[*ssa.BasicBlock]bool) bool {
+	out := make(map[*ssa.BasicBlock]bool, len(fn.Blocks))
+	for _, b := range fn.Blocks {
+		out[b] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range fn.Blocks {
+			in := b.Index != 0
+			if b.Index != 0 {
+				for _, p := range b.Preds {
+					in = in && out[p]
+				}
+			}
+			o := in || gen[b]
+			if o != out[b] {
+				out[b] = o
+				changed = true
+			}
+		}
+	}
+	returns := 0
+	for _, b := range fn.Blocks {
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && (b.Index == 0 || len(b.Preds) > 0) {
+			returns++
+			if !out[b] {
+				return false
+			}
+		}
+	}
+	return returns > 0
+}
+
+// dependsOnly reports whether v is computed from the class rep, constants
+// and globals alone.
+func (c *checker) dependsOnly(v ssa.Value, rep ssa.Value, depth int) bool {
+	if depth > 10 {
+		return false
+	}
+	if r, _ := c.vs.of(v); r == rep {
+		return true
+	}
+	switch x := v.(type) {
+	case *ssa.Const, *ssa.Global:
+		return true
+	case *ssa.Call:
+		if x.Call.IsInvoke() {
+			if !c.dependsOnly(x.Call.Value, rep, depth+1) {
+				return false
+			}
+		} else {
+			switch x.Call.Value.(type) {
+			case *ssa.Function, *ssa.Builtin:
+			default:
+				return false
+			}
+		}
+		for _, a := range x.Call.Args {
+			if !c.dependsOnly(a, rep, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.BinOp, *ssa.UnOp, *ssa.Convert, *ssa.ChangeType, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Index:
+		for _, op := range v.(ssa.Instruction).Operands(nil) {
+			if *op != nil && !c.dependsOnly(*op, rep, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

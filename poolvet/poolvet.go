@@ -1,0 +1,570 @@
+package poolvet
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer reports misuse of pooled values: use after Put or Close, double
+// Put, pooled memory that escapes, non-pointer values in a sync.Pool and
+// buffers put into a sync.Pool without Reset.
+var Analyzer = &analysis.Analyzer{
+	Name:      "poolvet",
+	Doc:       doc,
+	URL:       "https://pkg.go.dev/github.com/reuse-go/reuse/poolvet",
+	Requires:  []*analysis.Analyzer{buildssa.Analyzer},
+	FactTypes: []analysis.Fact{new(releasesFact)},
+	Run:       run,
+}
+
+const doc = `report misuse of pooled values
+
+poolvet finds, on the paths of the control-flow graph:
+  - a value, or memory derived from it, used after it was Put into a pool
+    (sync.Pool and the pools of github.com/reuse-go/reuse), or a pooled
+    handle used after Close;
+  - a value Put twice, also through helper functions that Put their argument;
+  - pooled memory returned or stored while a deferred Put gives it back, or
+    stored before it is Put;
+  - non-pointer values Put into a sync.Pool;
+  - buffers Put into a sync.Pool that nobody resets.`
+
+// releasesFact records the parameters a function gives back on every path
+// that returns: Put lists those it puts into a pool, Close the pooled
+// handles it closes. Parameter 0 of a method is its receiver.
+type releasesFact struct {
+	Put   []int
+	Close []int
+}
+
+// AFact marks releasesFact as a fact.
+func (*releasesFact) AFact() {}
+
+func (f *releasesFact) String() string {
+	return fmt.Sprintf("releases(put=%v, close=%v)", f.Put, f.Close)
+}
+
+// A release is one operation that gives a value back.
+type release struct {
+	instr    ssa.CallInstruction
+	root     ssa.Value // class representative of the released value
+	arg      ssa.Value // the released argument as passed
+	argIndex int       // index in args, receiver (or bindings) first
+	kind     kind
+	deferred bool
+	rule     bool   // a method of the table, not a helper
+	method   string // table key, when rule
+	helper   string // name of the helper that releases, when not rule
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	fns    []*ssa.Function
+	vs     *values
+	facts  map[*ssa.Function]*releasesFact // facts of this package's functions; closures bind FreeVars after Params
+	calls  map[token.Pos]*ast.CallExpr
+	seen   map[string]bool
+	resets map[types.Object]bool // sync.Pools whose Gets are reset, or may be
+	gets   map[types.Object]bool // sync.Pools with a Get in this package
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	c := &checker{
+		pass:  pass,
+		fns:   ssaRes.SrcFuncs,
+		facts: make(map[*ssa.Function]*releasesFact),
+		calls: make(map[token.Pos]*ast.CallExpr),
+		seen:  make(map[string]bool),
+	}
+	c.vs = newValues(c.fns)
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ce, ok := n.(*ast.CallExpr); ok {
+				c.calls[ce.Lparen] = ce
+			}
+			return true
+		})
+	}
+	c.computeFacts()
+	c.scanResets()
+	for _, fn := range c.fns {
+		c.checkFunc(fn)
+	}
+	return nil, nil
+}
+
+// funcOf returns the package-level function or method a call reaches, and
+// the arguments as the callee sees them (receiver or bindings first).
+func callTarget(common *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
+	if common.IsInvoke() {
+		return nil, nil
+	}
+	switch v := common.Value.(type) {
+	case *ssa.Function:
+		return v, common.Args
+	case *ssa.MakeClosure:
+		fn, _ := v.Fn.(*ssa.Function)
+		if fn == nil {
+			return nil, nil
+		}
+		args := append(slices.Clip(common.Args), v.Bindings...)
+		if fn.Synthetic != "" && strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+			// The receiver is the binding; it comes first.
+			args = append(slices.Clone(v.Bindings), common.Args...)
+		}
+		return fn, args
+	}
+	return nil, nil
+}
+
+// releasesAt lists what the call instruction gives back.
+func (c *checker) releasesAt(in ssa.CallInstruction) []release {
+	common := in.Common()
+	fn, args := callTarget(common)
+	if fn == nil {
+		return nil
+	}
+	_, deferred := in.(*ssa.Defer)
+	var out []release
+	add := func(i int, k kind, r bool, key, helper string) {
+		if i >= len(args) {
+			return
+		}
+		root, derived := c.vs.of(args[i])
+		if derived {
+			return
+		}
+		if _, ok := root.(*ssa.Const); ok {
+			return
+		}
+		out = append(out, release{in, root, args[i], i, k, deferred, r, key, helper})
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		key := methodKey(obj)
+		if r, ok := releases[key]; ok {
+			add(r.arg, r.kind, true, key, "")
+			return out
+		}
+		f := c.factOf(fn)
+		if f != nil {
+			for _, i := range f.Put {
+				add(i, put, false, "", fn.Name())
+			}
+			for _, i := range f.Close {
+				add(i, closeHandle, false, "", fn.Name())
+			}
+		}
+		return out
+	}
+	// A function literal: its fact indexes params, then free variables.
+	if f := c.facts[fn]; f != nil {
+		// args is common.Args followed by the bindings, as the fact's
+		// indexes are.
+		for _, i := range f.Put {
+			add(i, put, false, "", "the function literal")
+		}
+		for _, i := range f.Close {
+			add(i, closeHandle, false, "", "the function literal")
+		}
+	}
+	return out
+}
+
+func (c *checker) factOf(fn *ssa.Function) *releasesFact {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if f, ok := c.facts[fn]; ok {
+		return f
+	}
+	obj := fn.Object()
+	if obj == nil || obj.Pkg() == c.pass.Pkg {
+		return nil
+	}
+	f := new(releasesFact)
+	if c.pass.ImportObjectFact(obj, f) {
+		return f
+	}
+	return nil
+}
+
+// checkFunc runs every check on one function.
+func (c *checker) checkFunc(fn *ssa.Function) {
+	var rels []release
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if ci, ok := in.(ssa.CallInstruction); ok {
+				if _, isGo := in.(*ssa.Go); isGo {
+					continue
+				}
+				rels = append(rels, c.releasesAt(ci)...)
+				c.checkNonPointer(ci)
+			}
+		}
+	}
+	for _, r := range rels {
+		if r.rule && r.method == "sync.Pool.Put" {
+			c.checkSyncPoolPut(fn, r)
+		}
+		if r.deferred {
+			c.checkDeferred(fn, r, rels)
+		} else {
+			c.checkAfter(fn, r)
+		}
+	}
+	c.checkEscapeBeforePut(fn, rels)
+}
+
+// checkAfter reports uses of r's value on the paths after r.
+func (c *checker) checkAfter(fn *ssa.Function, r release) {
+	reg := after(r.instr, c.kills(fn, r.root))
+	tainted := map[ssa.Value]bool{r.root: true}
+	for changed := true; changed; {
+		changed = false
+		for _, in := range reg.instrs {
+			phi, ok := in.(*ssa.Phi)
+			if !ok {
+				continue
+			}
+			pr, _ := c.vs.of(phi)
+			if tainted[pr] {
+				continue
+			}
+			for i, e := range phi.Edges {
+				er, _ := c.vs.of(e)
+				if tainted[er] && reg.endOf[phi.Block().Preds[i]] {
+					tainted[pr] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	reported := map[int]bool{}
+	for _, in := range reg.instrs {
+		switch x := in.(type) {
+		case *ssa.Phi, *ssa.DebugRef:
+			continue
+		case *ssa.BinOp:
+			if x.Op == token.EQL || x.Op == token.NEQ {
+				continue // comparing a pointer reads no pooled memory
+			}
+		}
+		if v, ok := in.(ssa.Value); ok {
+			if vr, _ := c.vs.of(v); tainted[vr] {
+				continue // the same memory under another name: its uses count
+			}
+		}
+		used := false
+		for _, op := range in.Operands(nil) {
+			if *op == nil {
+				continue
+			}
+			if or, _ := c.vs.of(*op); tainted[or] {
+				used = true
+				break
+			}
+		}
+		if !used {
+			continue
+		}
+		pos := posOf(in)
+		if !pos.IsValid() {
+			continue
+		}
+		line := c.pass.Fset.Position(pos).Line
+		if reported[line] {
+			continue
+		}
+		reported[line] = true
+		name := c.name(r)
+		if ci, ok := in.(ssa.CallInstruction); ok {
+			again := false
+			for _, r2 := range c.releasesAt(ci) {
+				if tainted[r2.root] {
+					if r2.kind == closeHandle && r.kind == closeHandle {
+						again = true // double Close returns an error, by contract
+						break
+					}
+					if r2.kind == put && r.kind == put {
+						c.report(pos, fmt.Sprintf("%s is Put twice: it was already Put at %s", name, c.where(r.instr.Pos())), r.instr.Pos())
+						again = true
+						break
+					}
+				}
+			}
+			if again {
+				continue
+			}
+		}
+		verb := "Put"
+		if r.kind == closeHandle {
+			verb = "Close"
+		}
+		c.report(pos, fmt.Sprintf("%s is used after %s at %s", name, verb, c.where(r.instr.Pos())), r.instr.Pos())
+	}
+}
+
+// checkDeferred reports, for a deferred release, a second release on the
+// way to the return and the value escaping the function.
+func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
+	reg := after(d.instr, c.kills(fn, d.root))
+	name := c.name(d)
+	verb := "Put"
+	if d.kind == closeHandle {
+		verb = "Close"
+	}
+	for _, r := range rels {
+		if r.deferred || r.root != d.root || r.kind != put || d.kind != put || !reg.in[r.instr] {
+			continue
+		}
+		c.report(r.instr.Pos(), fmt.Sprintf("%s is Put twice: here and by the deferred Put at %s", c.name(r), c.where(d.instr.Pos())), d.instr.Pos())
+	}
+	for _, in := range reg.instrs {
+		var vals []ssa.Value
+		what := "returned"
+		switch x := in.(type) {
+		case *ssa.Return:
+			vals = x.Results
+		case *ssa.Store:
+			if c.isResultSlot(x.Addr) {
+				vals = []ssa.Value{x.Val}
+			} else if c.escapes(x.Addr, d.root) {
+				vals = []ssa.Value{x.Val}
+				what = "stored"
+			}
+		case *ssa.Send:
+			vals = []ssa.Value{x.X}
+			what = "sent"
+		case *ssa.MapUpdate:
+			if c.escapes(x.Map, d.root) {
+				vals = []ssa.Value{x.Value}
+				what = "stored"
+			}
+		}
+		for _, v := range vals {
+			if vr, _ := c.vs.of(v); vr == d.root {
+				pos := posOf(in)
+				if !pos.IsValid() {
+					pos = posOf(v.(ssa.Instruction))
+				}
+				c.report(pos, fmt.Sprintf("%s is %s, but the deferred %s at %s gives it back when the function returns", c.describe(v, name), what, verb, c.where(d.instr.Pos())), d.instr.Pos())
+				break
+			}
+		}
+	}
+}
+
+// checkEscapeBeforePut reports memory of a pooled value stored where it
+// outlives the function, or sent, on a path that then Puts the value.
+func (c *checker) checkEscapeBeforePut(fn *ssa.Function, rels []release) {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			var v ssa.Value
+			identityToo := false
+			switch x := in.(type) {
+			case *ssa.Store:
+				v = x.Val
+				if r, _ := c.vs.of(v); !c.escapes(x.Addr, r) {
+					continue
+				}
+			case *ssa.Send:
+				v, identityToo = x.X, true
+			case *ssa.MapUpdate:
+				v = x.Value
+				if r, _ := c.vs.of(v); !c.escapes(x.Map, r) {
+					continue
+				}
+			default:
+				continue
+			}
+			root, derived := c.vs.of(v)
+			if !derived && !identityToo {
+				continue
+			}
+			var reg *region
+			for _, r := range rels {
+				if r.deferred || r.kind != put || r.root != root {
+					continue
+				}
+				if reg == nil {
+					reg = after(in, c.kills(fn, root))
+				}
+				if reg.in[r.instr] {
+					pos := posOf(in)
+					c.report(pos, fmt.Sprintf("%s escapes, but %s is Put at %s: whoever keeps it reads memory the pool hands out again", c.describe(v, c.name(r)), c.name(r), c.where(r.instr.Pos())), r.instr.Pos())
+					break
+				}
+			}
+		}
+	}
+}
+
+// escapes reports whether storing to addr puts a value where it outlives
+// the function: a global, or memory reached from a parameter, a free
+// variable or a call, but not the pooled value root itself.
+func (c *checker) escapes(addr ssa.Value, root ssa.Value) bool {
+	ar, _ := c.vs.of(addr)
+	if ar == root {
+		return false
+	}
+	switch ar.(type) {
+	case *ssa.Global, *ssa.Parameter:
+		return true
+	case *ssa.FreeVar:
+		_, single := c.vs.single[ar]
+		return !single
+	}
+	return false
+}
+
+// isResultSlot reports whether addr is a local that holds a result for a
+// return after the deferred calls ran.
+func (c *checker) isResultSlot(addr ssa.Value) bool {
+	a, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		if l, ok := r.(*ssa.UnOp); ok && l.Op == token.MUL {
+			for _, rr := range *l.Referrers() {
+				if _, ok := rr.(*ssa.Return); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// kills returns, per block of fn, the index where root's value is defined
+// afresh: a path through it no longer carries the released value.
+func (c *checker) kills(fn *ssa.Function, root ssa.Value) map[*ssa.BasicBlock]int {
+	k := make(map[*ssa.BasicBlock]int)
+	add := func(in ssa.Instruction) {
+		if in == nil || in.Block() == nil || in.Parent() != fn {
+			return
+		}
+		b := in.Block()
+		i := slices.Index(b.Instrs, in)
+		if old, ok := k[b]; !ok || i < old {
+			k[b] = i
+		}
+	}
+	members := c.vs.members[root]
+	if len(members) == 0 {
+		members = []ssa.Value{root}
+	}
+	for _, m := range members {
+		if st, ok := c.vs.single[m]; ok {
+			add(st)
+			continue
+		}
+		if in, ok := m.(ssa.Instruction); ok {
+			add(in)
+		}
+	}
+	return k
+}
+
+// posOf returns a position for an instruction, borrowing one from the
+// values it uses or the instructions that follow when it has none.
+func posOf(in ssa.Instruction) token.Pos {
+	if p := in.Pos(); p.IsValid() {
+		return p
+	}
+	if v, ok := in.(ssa.Value); ok && v.Referrers() != nil {
+		for _, r := range *v.Referrers() {
+			if p := r.Pos(); p.IsValid() {
+				return p
+			}
+		}
+	}
+	if b := in.Block(); b != nil {
+		i := slices.Index(b.Instrs, in)
+		for _, n := range b.Instrs[i+1:] {
+			if p := n.Pos(); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return token.NoPos
+}
+
+func (c *checker) where(pos token.Pos) string {
+	p := c.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+func (c *checker) report(pos token.Pos, msg string, related token.Pos) {
+	key := fmt.Sprintf("%d %s", pos, msg)
+	if c.seen[key] || !pos.IsValid() {
+		return
+	}
+	c.seen[key] = true
+	d := analysis.Diagnostic{Pos: pos, Message: msg}
+	if related.IsValid() {
+		d.Related = []analysis.RelatedInformation{{Pos: related, Message: "released here"}}
+	}
+	c.pass.Report(d)
+}
+
+// name returns the source text of the released argument.
+func (c *checker) name(r release) string {
+	ce := c.calls[r.instr.Common().Pos()]
+	if ce == nil || r.helper == "the function literal" {
+		return c.className(r.root)
+	}
+	_, args := callTarget(r.instr.Common())
+	shift := len(args) - len(ce.Args)
+	var e ast.Expr
+	switch i := r.argIndex - shift; {
+	case i >= 0 && i < len(ce.Args):
+		e = ce.Args[i]
+	case r.argIndex == 0 && shift > 0:
+		if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+			e = sel.X
+		}
+	}
+	if e == nil {
+		return c.className(r.root)
+	}
+	return types.ExprString(e)
+}
+
+// className names a class of values by a variable in it.
+func (c *checker) className(root ssa.Value) string {
+	members := c.vs.members[root]
+	if len(members) == 0 {
+		members = []ssa.Value{root}
+	}
+	for _, m := range members {
+		switch m := m.(type) {
+		case *ssa.Alloc:
+			if m.Comment != "" {
+				return m.Comment
+			}
+		case *ssa.Parameter, *ssa.FreeVar:
+			return m.Name()
+		}
+	}
+	return "the value"
+}
+
+// describe names v for a message: the pooled value itself, or memory of it.
+func (c *checker) describe(v ssa.Value, name string) string {
+	if _, derived := c.vs.of(v); derived {
+		return "memory of " + name
+	}
+	return name
+}

@@ -1,0 +1,101 @@
+package poolvet_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/reuse-go/reuse/poolvet"
+	"golang.org/x/tools/go/analysis/analysistest"
+)
+
+// suites are the test packages under testdata/src: each has bad cases,
+// marked with // want, and clean look-alikes that must not be reported.
+var suites = []string{"useafter", "doubleput", "escape", "nonpointer", "reset", "clean"}
+
+// factsOnly filters the facts analysistest reports for packages whose
+// functions are not annotated with them: every function that gives back
+// a parameter gets one, which is not what those suites test.
+type factsOnly struct {
+	*testing.T
+}
+
+func (f factsOnly) Errorf(format string, args ...any) {
+	if msg := fmt.Sprintf(format, args...); strings.Contains(msg, "unexpected fact") {
+		return
+	}
+	f.T.Errorf(format, args...)
+}
+
+func TestFacts(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), poolvet.Analyzer, "helper")
+}
+
+func TestSuites(t *testing.T) {
+	for _, s := range suites {
+		t.Run(s, func(t *testing.T) {
+			analysistest.Run(factsOnly{t}, analysistest.TestData(), poolvet.Analyzer, s)
+		})
+	}
+}
+
+// recorder counts what analysistest reports instead of failing.
+type recorder struct {
+	*testing.T
+	missed, unexpected []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	switch {
+	case strings.Contains(msg, "unexpected fact"):
+	case strings.Contains(msg, "no diagnostic was reported"):
+		r.missed = append(r.missed, msg)
+	case strings.Contains(msg, "unexpected diagnostic"):
+		r.unexpected = append(r.unexpected, msg)
+	case strings.Contains(msg, "does not match pattern"):
+		// Counted by the "no diagnostic" line that follows.
+	default:
+		r.T.Errorf(format, args...)
+	}
+}
+
+var wantRE = regexp.MustCompile("// want [`\"]")
+
+// TestRecall runs every suite, including the known misses, and reports
+// recall (the share of // want lines reported) and false positives (any
+// report that is not wanted). It fails below 90% recall or on any false
+// positive.
+func TestRecall(t *testing.T) {
+	wants := 0
+	pkgs := append(slices(suites), "missed")
+	for _, p := range pkgs {
+		files, _ := filepath.Glob(filepath.Join(analysistest.TestData(), "src", p, "*.go"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wants += len(wantRE.FindAll(data, -1))
+		}
+	}
+	r := &recorder{T: t}
+	analysistest.Run(r, analysistest.TestData(), poolvet.Analyzer, pkgs...)
+	found := wants - len(r.missed)
+	recall := float64(found) / float64(wants)
+	t.Logf("recall %d/%d = %.1f%%, false positives %d", found, wants, 100*recall, len(r.unexpected))
+	for _, m := range r.missed {
+		t.Logf("missed: %s", m)
+	}
+	for _, u := range r.unexpected {
+		t.Errorf("false positive: %s", u)
+	}
+	if recall < 0.9 {
+		t.Errorf("recall %.1f%%, want at least 90%%", 100*recall)
+	}
+}
+
+func slices(s []string) []string { return append([]string(nil), s...) }

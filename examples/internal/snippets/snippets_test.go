@@ -19,7 +19,7 @@ import (
 
 // docs are the Markdown files whose Go snippets must compile, relative to
 // the repository root.
-var docs = []string{"README.md"}
+var docs = []string{"README.md", "MIGRATING.md"}
 
 // TestSnippetsCompile builds every ```go block of the docs, as a reader
 // would paste it: a block with a top-level func or type is a file of its

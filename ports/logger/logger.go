@@ -1,0 +1,131 @@
+// Package logger is rs/zerolog's event pool (v1.34.0) ported onto reuse: a
+// logger that writes one JSON object per line, building each line in a
+// pooled Event, with zerolog's field names and encoding for the fields it
+// has (Str, Int, Msg).
+//
+// zerolog keeps Events in a sync.Pool and drops, rather than puts back, an
+// Event whose buffer grew past 64 KiB (putEvent's maxSize), so that one huge
+// line does not pin 64 KiB+ in the pool. The port states that rule once, as
+// the pool's Accept hook, and the emptying as its Reset hook; Msg just Puts.
+// A dropped Event is not a leak: it was Put, and the pool declined it.
+package logger
+
+import (
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/reuse-go/reuse"
+)
+
+// maxSize is zerolog's bound on the buffer of an Event put back.
+const maxSize = 1 << 16
+
+var events = reuse.Pool[*Event]{
+	New:    func() *Event { return &Event{buf: make([]byte, 0, 500)} },
+	Reset:  func(e *Event) { e.buf = e.buf[:0]; e.w = nil },
+	Accept: func(e *Event) bool { return cap(e.buf) <= maxSize },
+}
+
+// Logger writes JSON lines to w. It is safe for concurrent use when w is.
+type Logger struct {
+	w io.Writer
+}
+
+// New returns a Logger writing to w.
+func New(w io.Writer) Logger { return Logger{w: w} }
+
+// Info starts an event at level info.
+func (l Logger) Info() *Event { return l.newEvent("info") }
+
+// Error starts an event at level error.
+func (l Logger) Error() *Event { return l.newEvent("error") }
+
+func (l Logger) newEvent(level string) *Event {
+	e := events.Get()
+	e.w = l.w
+	e.buf = append(e.buf, `{"level":"`...)
+	e.buf = append(e.buf, level...)
+	e.buf = append(e.buf, '"')
+	return e
+}
+
+// An Event is one line being built. It belongs to the pool again once Msg
+// returns: keep no reference to it.
+type Event struct {
+	buf []byte
+	w   io.Writer
+}
+
+// Str adds the field key with the string value val.
+func (e *Event) Str(key, val string) *Event {
+	e.buf = appendKey(e.buf, key)
+	e.buf = appendString(e.buf, val)
+	return e
+}
+
+// Int adds the field key with the integer value i.
+func (e *Event) Int(key string, i int) *Event {
+	e.buf = appendKey(e.buf, key)
+	e.buf = strconv.AppendInt(e.buf, int64(i), 10)
+	return e
+}
+
+// Msg adds msg as the message field (unless it is empty), writes the line,
+// and gives the Event back to the pool. The write error, as zerolog, is not
+// returned.
+func (e *Event) Msg(msg string) {
+	if msg != "" {
+		e.buf = appendKey(e.buf, "message")
+		e.buf = appendString(e.buf, msg)
+	}
+	e.buf = append(e.buf, '}', '\n')
+	_, _ = e.w.Write(e.buf)
+	events.Put(e) // Reset empties it; Accept drops it past 64 KiB
+}
+
+func appendKey(dst []byte, key string) []byte {
+	dst = append(dst, ',')
+	dst = appendString(dst, key)
+	return append(dst, ':')
+}
+
+// appendString is zerolog's JSON string encoding: ", \ and control
+// characters escaped, invalid UTF-8 as \ufffd.
+func appendString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c == '\b':
+				dst = append(dst, '\\', 'b')
+			case c == '\f':
+				dst = append(dst, '\\', 'f')
+			case c < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, `\ufffd`...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}

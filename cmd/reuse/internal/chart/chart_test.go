@@ -216,19 +216,25 @@ func TestLineChartSVG(t *testing.T) {
 		XLabel: "n", YLabel: "ns/op",
 		LogX: true, LogY: true,
 		Series: []chart.Line{
-			{Name: "make", Points: []chart.Point{{1, 10}, {10, 100}, {100, 1000}}},
-			{Name: "pool", Points: []chart.Point{{1, 50}, {10, math.NaN()}, {100, 50}}},
+			{Name: "make", Points: []chart.Point{{X: 1, Y: 10}, {X: 10, Y: 100, YLow: 80, YHigh: 130}, {X: 100, Y: 1000}}},
+			{Name: "pool", Points: []chart.Point{{X: 1, Y: 50}, {X: 10, Y: math.NaN()}, {X: 100, Y: 50}}},
 		},
 	}
 	els := wellFormed(t, c.SVG())
 	var paths, points []element
+	errs := 0
 	for _, e := range els {
 		switch e.attrs["class"] {
 		case "line":
 			paths = append(paths, e)
 		case "point":
 			points = append(points, e)
+		case "err":
+			errs++
 		}
+	}
+	if errs != 1 {
+		t.Errorf("error bars = %d, want 1 (the one point that has one)", errs)
 	}
 	if len(paths) != 2 {
 		t.Fatalf("paths = %d, want 2", len(paths))
@@ -255,7 +261,7 @@ func TestLineChartXTicks(t *testing.T) {
 	c := chart.LineChart{
 		LogX:   true,
 		XTicks: []chart.Tick{{At: 0.5, Label: "0"}, {At: 1, Label: "1"}, {At: 1e6, Label: "1e6"}},
-		Series: []chart.Line{{Name: "a", Points: []chart.Point{{0.5, 1}, {1e6, 2}}}},
+		Series: []chart.Line{{Name: "a", Points: []chart.Point{{X: 0.5, Y: 1}, {X: 1e6, Y: 2}}}},
 	}
 	s := c.SVG()
 	wellFormed(t, s)
@@ -285,4 +291,31 @@ func ExampleBarChart() {
 	svg := c.SVG()
 	fmt.Println(strings.HasPrefix(svg, "<svg"), strings.Count(svg, `class="bar"`))
 	// Output: true 2
+}
+
+// TestBarChartErrorBars checks that a bar with bounds gets an error bar
+// spanning them, and one whose bounds cannot be drawn gets none.
+func TestBarChartErrorBars(t *testing.T) {
+	c := chart.BarChart{
+		Series: []string{"a", "b"},
+		Log:    true,
+		Groups: []chart.BarGroup{
+			{Label: "x", Values: []float64{2, 4}, Low: []float64{1.5, math.NaN()}, High: []float64{3, 5}},
+			{Label: "y", Values: []float64{1, 8}, Low: []float64{0.5, 6}, High: []float64{2, 20}},
+		},
+	}
+	var errs []element
+	for _, e := range wellFormed(t, c.SVG()) {
+		if e.attrs["class"] == "err" {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) != 3 {
+		t.Fatalf("error bars = %d, want 3 (a NaN bound draws none)", len(errs))
+	}
+	// The scale reaches the largest bound, 20: the chart's ticks must
+	// include a decade at or above it.
+	if svg := c.SVG(); !strings.Contains(svg, ">100<") {
+		t.Errorf("axis does not extend to cover the error bar up to 20:\n%s", svg)
+	}
 }

@@ -33,6 +33,19 @@ type BarGroup struct {
 	Label  string
 	Values []float64
 	Notes  []string // optional, per series
+	// Low and High, optional, per series, give an error bar from Low to
+	// High across the end of the bar; a pair that cannot be drawn (NaN,
+	// or not positive on a log scale) gives none.
+	Low, High []float64
+}
+
+// bounds returns series i's error bar, if it has one that can be drawn.
+func (g BarGroup) bounds(i int, log bool) (lo, hi float64, ok bool) {
+	if i >= len(g.Low) || i >= len(g.High) {
+		return 0, 0, false
+	}
+	lo, hi = g.Low[i], g.High[i]
+	return lo, hi, drawable(lo, log) && drawable(hi, log) && lo <= hi
 }
 
 // Bar geometry, in pixels.
@@ -87,9 +100,12 @@ func (c BarChart) SVG() string {
 func (c BarChart) scale(w int) Scale {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, g := range c.Groups {
-		for _, v := range g.Values {
+		for i, v := range g.Values {
 			if drawable(v, c.Log) {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			if l, h, ok := g.bounds(i, c.Log); ok {
+				lo, hi = math.Min(lo, l), math.Max(hi, h)
 			}
 		}
 	}
@@ -136,8 +152,16 @@ func (c BarChart) row(b *strings.Builder, s Scale, g BarGroup, y0, rowH int) {
 		}
 		fmt.Fprintf(b, `<rect class="bar" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %s%s</title></rect>`,
 			x0, y, math.Max(x1-x0, 1), barH, colour(si), esc(g.Label), esc(name), Format(v), esc(c.Unit))
+		label := x1 + 3
+		if l, h, ok := g.bounds(si, c.Log); ok {
+			xl, xh := s.Map(l), s.Map(h)
+			ym := float64(y) + barH/2.0
+			fmt.Fprintf(b, `<path class="err" d="M%.1f %.1fH%.1fM%.1f %dv%dM%.1f %dv%d" stroke="#222" stroke-width="1.2" fill="none"><title>%s %s: %s to %s%s</title></path>`,
+				xl, ym, xh, xl, y+2, barH-4, xh, y+2, barH-4, esc(g.Label), esc(name), Format(l), Format(h), esc(c.Unit))
+			label = math.Max(label, xh+3)
+		}
 		fmt.Fprintf(b, `<text x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="#333">%s%s</text>`,
-			x1+3, y+barH-2, Format(v), esc(c.Unit))
+			label, y+barH-2, Format(v), esc(c.Unit))
 	}
 }
 
@@ -160,8 +184,14 @@ type Line struct {
 	Points []Point
 }
 
-// Point is one (x, y) datum.
-type Point struct{ X, Y float64 }
+// Point is one (x, y) datum. YLow and YHigh, when both are drawable and
+// not zero, give an error bar from YLow to YHigh.
+type Point struct{ X, Y, YLow, YHigh float64 }
+
+// bar returns the point's error bar, if it has one that can be drawn.
+func (p Point) bar(log bool) (lo, hi float64, ok bool) {
+	return p.YLow, p.YHigh, p.YLow != 0 && p.YHigh != 0 && drawable(p.YLow, log) && drawable(p.YHigh, log) && p.YLow <= p.YHigh
+}
 
 // Tick is an axis tick: the value where it is drawn and its label.
 type Tick struct {
@@ -209,6 +239,9 @@ func (c LineChart) scales(w, h int) (xs, ys Scale) {
 			if c.drawable(p) {
 				xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
 				ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
+				if l, h, ok := p.bar(c.LogY); ok {
+					ylo, yhi = math.Min(ylo, l), math.Max(yhi, h)
+				}
 			}
 		}
 	}
@@ -278,6 +311,11 @@ func (c LineChart) line(b *strings.Builder, xs, ys Scale, l Line, col string) {
 		fmt.Fprintf(b, `<path class="line" d="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.TrimSpace(d.String()), col)
 	}
 	for _, p := range l.Points {
+		if lo, hi, ok := p.bar(c.LogY); ok && c.drawable(p) {
+			x := xs.Map(p.X)
+			fmt.Fprintf(b, `<path class="err" d="M%.1f %.1fV%.1fM%.1f %.1fh6M%.1f %.1fh6" stroke="%s" stroke-width="1.2" fill="none"/>`,
+				x, ys.Map(lo), ys.Map(hi), x-3, ys.Map(lo), x-3, ys.Map(hi), col)
+		}
 		if c.drawable(p) {
 			fmt.Fprintf(b, `<circle class="point" cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s at %s</title></circle>`,
 				xs.Map(p.X), ys.Map(p.Y), col, esc(l.Name), Format(p.Y), Format(p.X))

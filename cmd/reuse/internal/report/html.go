@@ -14,12 +14,17 @@ import (
 func WriteHTML(w io.Writer, r Report) error {
 	data := struct {
 		R        Report
+		Summary  Summary
 		Speedup  template.HTML
 		Curves   []template.HTML
+		Retained []template.HTML
 		Findings []workloadFinding
-	}{R: r, Speedup: template.HTML(SpeedupChart(r).SVG())}
+	}{R: r, Summary: Summarize(r), Speedup: template.HTML(SpeedupChart(r).SVG())}
 	for _, c := range CurveCharts(r) {
 		data.Curves = append(data.Curves, template.HTML(c.SVG()))
+	}
+	for _, c := range RetainedCharts(r) {
+		data.Retained = append(data.Retained, template.HTML(c.SVG()))
 	}
 	for _, wl := range r.Workloads {
 		for _, f := range wl.Findings {
@@ -35,13 +40,15 @@ type workloadFinding struct {
 }
 
 // SpeedupChart is the bar chart of every case's speedup against its
-// baseline: the published pooled ratio, sync.Pool as usually written here,
-// and reuse here. The cases of a curve (Workload.Curve) without a published
-// ratio are left to the curve's chart.
+// baseline, with the 95% interval as an error bar: the published pooled
+// ratio, sync.Pool as usually written, sync.Pool written correctly (where
+// the usual code has a bug) and reuse, here. The cases of a curve
+// (Workload.Curve) without a published ratio are left to the curve's chart.
 func SpeedupChart(r Report) chart.BarChart {
+	series := map[string]int{RoleSyncPool: 1, RoleSyncPoolCorrect: 2, RoleReuse: 3}
 	c := chart.BarChart{
 		Title:  "Speedup against fresh allocation (log scale; right of the red line is faster)",
-		Series: []string{"published", "sync.Pool, here", "reuse, here"},
+		Series: []string{"published", "sync.Pool as usually written", "sync.Pool written correctly", "reuse"},
 		Log:    true,
 		Unit:   "×",
 		Ref:    1,
@@ -56,18 +63,23 @@ func SpeedupChart(r Report) chart.BarChart {
 			if cs.Name != "" {
 				label += " " + cs.Name
 			}
-			g := chart.BarGroup{Label: label, Values: []float64{math.NaN(), math.NaN(), math.NaN()}, Notes: make([]string, 3)}
+			nan := math.NaN()
+			g := chart.BarGroup{Label: label, Values: []float64{nan, nan, nan, nan}, Notes: make([]string, 4),
+				Low: []float64{nan, nan, nan, nan}, High: []float64{nan, nan, nan, nan}}
 			if cs.Verdict.Published > 0 {
 				g.Values[0] = cs.Verdict.Published
 			}
 			for _, v := range cs.Variants {
-				i := map[string]int{RoleSyncPool: 1, RoleReuse: 2}[v.Role]
+				i := series[v.Role]
 				switch {
 				case i == 0:
 				case !v.Valid:
 					g.Notes[i] = "✗ no figure: " + short(v.Check)
 				default:
 					g.Values[i] = v.Speedup
+					if v.SpeedupCI.Confidence > 0 {
+						g.Low[i], g.High[i] = v.SpeedupCI.Low, v.SpeedupCI.High
+					}
 				}
 			}
 			c.Groups = append(c.Groups, g)
@@ -118,17 +130,42 @@ func curveChart(w Workload, timing string) chart.LineChart {
 				lines[v.Role] = l
 				order = append(order, v.Role)
 			}
-			y := math.NaN()
+			p := chart.Point{X: x, Y: math.NaN()}
 			if v.Valid {
-				y = v.Time()
+				p.Y, p.YLow, p.YHigh = v.Time(), v.TimeQ1, v.TimeQ3
 			}
-			l.Points = append(l.Points, chart.Point{X: x, Y: y})
+			l.Points = append(l.Points, p)
 		}
 	}
 	for _, role := range order {
 		c.Series = append(c.Series, *lines[role])
 	}
 	return c
+}
+
+// RetainedCharts draws, for each workload that measures it (Def.Retained),
+// the heap each variant keeps after one garbage collection.
+func RetainedCharts(r Report) []chart.BarChart {
+	var out []chart.BarChart
+	for _, w := range r.Workloads {
+		for _, cs := range w.Cases {
+			var groups []chart.BarGroup
+			for _, v := range cs.Variants {
+				if v.Retained > 0 {
+					groups = append(groups, chart.BarGroup{Label: clip(v.Name, 22), Values: []float64{float64(v.Retained)}})
+				}
+			}
+			if len(groups) == 0 {
+				continue
+			}
+			title := w.ID + ": heap kept after one GC (bytes, log scale)"
+			if cs.Name != "" {
+				title = w.ID + " " + cs.Name + ": heap kept after one GC (bytes, log scale)"
+			}
+			out = append(out, chart.BarChart{Title: title, Series: []string{"retained"}, Groups: groups, Log: true, Unit: "B", Width: 1000})
+		}
+	}
+	return out
 }
 
 var funcs = template.FuncMap{
@@ -138,6 +175,12 @@ var funcs = template.FuncMap{
 	"ratio":    Ratio,
 	"verdict":  VerdictLines,
 	"speedup":  speedupCell,
+	"speedupCI": func(v Variant) string {
+		if !v.Valid || v.SpeedupCI.Confidence == 0 || v.Role == RoleBaseline {
+			return speedupCell(v)
+		}
+		return Interval3(v.SpeedupCI)
+	},
 	"pub": func(v Variant) string {
 		s := publishedCell(v)
 		if strings.HasSuffix(s, "!") {
@@ -197,18 +240,39 @@ tr.invalid td.name { text-decoration: none; }
 .evidence { color: #555; font-size: 13px; font-family: ui-monospace, monospace; word-break: break-word; }
 .published { color: #666; font-size: 12px; }
 .note { font-size: 13px; color: #555; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+svg { max-width: 100%; height: auto; }
+.summary { background: #f6f8fa; border: 1px solid #e3e6ea; border-radius: 6px; padding: 8px 16px; }
+.summary li { margin: 4px 0; }
+dl.legend dt { font-weight: 600; margin-top: 6px; }
+dl.legend dd { margin: 0 0 0 16px; font-size: 14px; color: #444; }
+@media (max-width: 640px) {
+  body { padding: 12px 10px 32px; }
+  h1 { font-size: 21px; }
+  h2 { font-size: 18px; }
+  figure { padding: 4px; margin: 8px 0 16px; }
+  table { font-size: 12px; }
+  th, td { padding: 2px 5px; }
+}
 </style>
 </head>
 <body>
 <h1>reuse report: the classic sync.Pool workloads, measured here</h1>
-<p class="env">{{.R.GoVersion}} {{.R.GOOS}}/{{.R.GOARCH}}, GOMAXPROCS={{.R.GOMAXPROCS}}, {{.R.NumCPU}} CPUs · {{.R.Mode}} run of {{.R.Seconds}} s, started {{.R.Started.Format "2006-01-02 15:04 MST"}}</p>
-<p class="note">Each workload runs in three variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included) and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Times per op are from the fastest of several interleaved rounds, since load from other processes only adds time: wall-clock time, and process CPU time (all threads, so the garbage collector's work counts), which stays steady on a loaded machine. Speedup is the baseline's time divided by the variant's, in this run, from {{if eq .R.Timing "cpu"}}CPU{{else}}wall-clock{{end}} time; "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op.</p>
+<div class="summary">
+<p><b>Measured:</b> {{.Summary.What}}.</p>
+<p><b>Where:</b> {{.Summary.Where}}; started {{.R.Started.Format "2006-01-02 15:04 MST"}}.</p>
+<p><b>Findings:</b></p>
+<ul>{{range .Summary.Findings}}<li>{{.}}</li>{{end}}</ul>
+</div>
+<p class="note">Each workload runs in up to four variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included), <b>sync.Pool written correctly</b> where that code has a bug, and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Times per op are the median of interleaved rounds, with the quartiles as error bars: wall-clock time, and process CPU time (all threads, so the garbage collector's work counts), which stays steady on a loaded machine. Speedup is the baseline's time divided by the variant's, round by round, from {{if eq .R.Timing "cpu"}}CPU{{else}}wall-clock{{end}} time: the median, with its 95% interval as the error bar. "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op. The legend at the end defines every word of the verdicts.</p>
 
 <h2>At a glance</h2>
 <figure>{{.Speedup}}
-<figcaption>The published bar is the write-ups' ratio for the pooled code, what reuse should at least match; W4 parallel has no published baseline and W11 no published figure. A variant whose output or errors failed the check has no bar.</figcaption></figure>
+<figcaption>The published bar is the write-ups' ratio for the pooled code. Error bars are 95% intervals. Where the usual sync.Pool code is correct, there is no separate bar for the correct one. A variant whose output or errors failed the check has no bar.</figcaption></figure>
 {{range .Curves}}<figure>{{.}}
-<figcaption>Allocation grows with size; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P8).</figcaption></figure>{{end}}
+<figcaption>Median time per op, with the quartiles of the rounds as error bars. Allocation grows with size; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P8).</figcaption></figure>{{end}}
+{{range .Retained}}<figure>{{.}}
+<figcaption>The heap a fresh instance of each variant keeps after its requests and one garbage collection: what a pool holds on to between bursts (pitfall P7).</figcaption></figure>{{end}}
 
 <h2>Pitfalls found in this run</h2>
 {{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> in {{.ID}} {{.Name}}, <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>
@@ -221,11 +285,11 @@ tr.invalid td.name { text-decoration: none; }
 <p class="op">One op: {{.Op}}.</p>
 <p class="op">Claim tested: {{.Claim}}</p>
 <p class="published">Published: {{.Source}}</p>
-<table>
+<div class="scroll"><table>
 <tr><th class="name">case</th><th class="name">variant</th><th>wall/op</th><th>CPU/op</th><th>B/op</th><th>allocs/op</th><th>first</th><th>GC/op</th><th>speedup</th><th>published</th></tr>
 {{range $c := .Cases}}{{range $i, $v := .Variants}}<tr class="{{if eq $v.Role "reuse"}}reuse{{else if eq $v.Role "baseline"}}baseline{{end}}{{if not $v.Valid}} invalid{{end}}">
-{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsPerOp}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsPerOp}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedup $v}}</td><td>{{pub $v}}</td></tr>
-{{end}}{{end}}</table>
+{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsMedian}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsMedian}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedupCI $v}}</td><td>{{pub $v}}</td></tr>
+{{end}}{{end}}</table></div>
 {{range .Cases}}{{$st := .Verdict.Headline.Status}}{{range $i, $l := verdict .}}<div class="verdict {{if first $i}}{{statusClass $st}}{{else}}info{{end}}">{{$l}}</div>{{end}}
 {{range .Variants}}{{if not .Valid}}<div class="check">{{.Name}}: {{.Check}}</div>{{end}}{{end}}{{end}}
 {{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>{{end}}

@@ -317,3 +317,46 @@ func svgCounts(t *testing.T, dom []byte) map[string]int {
 	}
 	return counts
 }
+
+// overflowProbe, put at the end of a copy of the page (the page itself has
+// no script), records how far the document is wider than the window.
+const overflowProbe = `<script>document.body.setAttribute("data-overflow", String(document.documentElement.scrollWidth - window.innerWidth))</script>`
+
+// TestHTMLOnPhone renders the page in a phone-sized window and checks that
+// nothing makes the page wider than the screen: wide tables scroll inside
+// their box, charts shrink to fit.
+func TestHTMLOnPhone(t *testing.T) {
+	bin := chromium(t)
+	r := fixture()
+	r.CPU = "a processor with a rather long model name, 2.80GHz"
+	_, page := writePage(t, r)
+	probe := bytes.Replace(page, []byte("</body>"), []byte(overflowProbe+"</body>"), 1)
+	file := filepath.Join(t.TempDir(), "phone.html")
+	if err := os.WriteFile(file, probe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := runChromium(t, bin, file, "--window-size=390,844", "--dump-dom")
+	m := regexp.MustCompile(`data-overflow="(-?\d+)"`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the probe did not run; DOM:\n%.500s", dom)
+	}
+	if string(m[1]) != "0" && !strings.HasPrefix(string(m[1]), "-") {
+		t.Errorf("on a 390 px wide screen the page is %s px wider than the window", m[1])
+	}
+}
+
+// TestHTMLOnPhoneCheck sees the phone check fail on a page wider than the
+// screen.
+func TestHTMLOnPhoneCheck(t *testing.T) {
+	bin := chromium(t)
+	file := filepath.Join(t.TempDir(), "wide.html")
+	page := `<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><div style="width:1200px">wide</div>` + overflowProbe + `</body></html>`
+	if err := os.WriteFile(file, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := runChromium(t, bin, file, "--window-size=390,844", "--dump-dom")
+	m := regexp.MustCompile(`data-overflow="(-?\d+)"`).FindSubmatch(dom)
+	if m == nil || string(m[1]) == "0" || strings.HasPrefix(string(m[1]), "-") {
+		t.Errorf("a 1200 px wide page on a 390 px screen reads overflow %q, want positive", m)
+	}
+}

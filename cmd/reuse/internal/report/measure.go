@@ -184,6 +184,28 @@ func (m *measurement) times() []float64 {
 	return m.ns
 }
 
+// retained runs ops ops of a fresh instance of vd, collects garbage once,
+// and returns how much more heap is in use than before the instance was
+// made: what its pool keeps across a collection (sync.Pool keeps its
+// contents one collection in a victim cache).
+func retained(vd VariantDef, ops int) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	op := vd.New()
+	for range ops {
+		_ = op(nil)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&b)
+	runtime.KeepAlive(op)
+	if b.HeapAlloc <= a.HeapAlloc {
+		return 0
+	}
+	return b.HeapAlloc - a.HeapAlloc
+}
+
 // variant returns the figures gathered.
 func (m *measurement) variant() Variant {
 	v := Variant{

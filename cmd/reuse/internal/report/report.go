@@ -29,6 +29,8 @@ type Report struct {
 	GOMAXPROCS int        `json:"gomaxprocs"`
 	Timing     string     `json:"timing"` // "cpu" or "wall": the time speedups are computed from
 	NumCPU     int        `json:"num_cpu"`
+	CPU        string     `json:"cpu"` // the processor's model name, "" where unknown
+	GC         GC         `json:"gc"`  // the collector's setting the run measured under
 	Started    time.Time  `json:"started"`
 	Seconds    float64    `json:"seconds"`
 	Mode       string     `json:"mode"` // "default" or "full"
@@ -104,6 +106,11 @@ type Variant struct {
 	Valid bool   `json:"valid"`
 
 	Published *Published `json:"published,omitempty"`
+
+	// Retained is the heap a fresh instance of the variant holds after
+	// Def.Retained ops and one garbage collection, in bytes; 0 when not
+	// measured.
+	Retained uint64 `json:"retained_bytes"`
 }
 
 // Time is the median time per op over the rounds, in the time speedups
@@ -159,6 +166,13 @@ type Options struct {
 	Budget time.Duration
 	// Full names the mode in the report.
 	Full bool
+	// GOGC, MemLimit and Ballast set the collector for the run: GOGC (0
+	// means 100), the soft memory limit in bytes (0 means none), and bytes
+	// of live, pointer-holding heap to hold meanwhile. The setting is
+	// restored when Run returns.
+	GOGC     int
+	MemLimit int64
+	Ballast  int
 	// Progress, if non-nil, is called before each workload with its index,
 	// the number selected and the elapsed time.
 	Progress func(w Def, i, n int, elapsed time.Duration)
@@ -181,7 +195,11 @@ func Run(opt Options) Report {
 	if opt.Round <= 0 || opt.Rounds <= 0 {
 		panic("report: Run called with a non-positive Round or Rounds")
 	}
+	gc, restore := setGC(opt)
+	defer restore()
 	r := Report{
+		CPU:        cpuModel(),
+		GC:         gc,
 		GoVersion:  runtime.Version(),
 		GOOS:       runtime.GOOS,
 		GOARCH:     runtime.GOARCH,
@@ -260,7 +278,13 @@ func runWorkload(d Def, b *budget) Workload {
 	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Claim: d.Claim, Source: d.Published,
 		Pitfalls: append([]string{}, d.Pitfalls...), Curve: d.Curve, Findings: []Finding{}}
 	for _, cd := range d.Cases {
-		w.Cases = append(w.Cases, runCase(cd, b.round(len(cd.Variants)), b.opt.Rounds))
+		c := runCase(cd, b.round(len(cd.Variants)), b.opt.Rounds)
+		if d.Retained > 0 {
+			for i, vd := range cd.Variants {
+				c.Variants[i].Retained = retained(vd, d.Retained)
+			}
+		}
+		w.Cases = append(w.Cases, c)
 	}
 	w.Notes = workloadNotes(w)
 	if d.Detect != nil {

@@ -11,8 +11,14 @@ import (
 // WriteText writes the report as an aligned table that fits in 100 columns.
 func WriteText(w io.Writer, r Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "reuse report: %s %s/%s, GOMAXPROCS=%d, %d CPUs, %s run in %.1f s\n",
-		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Mode, r.Seconds)
+	sum := Summarize(r)
+	b.WriteString("reuse report\n")
+	wrap(&b, "", "Measured: "+sum.What+".")
+	wrap(&b, "", "Where: "+sum.Where+".")
+	for _, f := range sum.Findings {
+		wrap(&b, "", "* "+f)
+	}
+	b.WriteByte('\n')
 	col := "time/op"
 	if r.Timing == "cpu" {
 		col = "cpu/op"

@@ -50,6 +50,7 @@ func w11() Def {
 		ID:        "W11",
 		Claim:     "A calibrated pool keeps memory bounded under mixed sizes, where a plain sync.Pool hands 1 MiB buffers to 1 KiB requests.",
 		Pitfalls:  []string{"P7"},
+		Retained:  4*w11Every + 8, // ending on small requests
 		Name:      "byte buffers of mixed sizes",
 		Op:        fmt.Sprintf("write a request into a buffer: %d of %d requests 1 KiB, one 1 MiB", w11Every-1, w11Every),
 		Published: "no figure: the calibrated pool's point is that new buffers start at the common size and oversized ones are not kept (P7)",

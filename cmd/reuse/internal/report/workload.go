@@ -31,7 +31,12 @@ type Def struct {
 	// Size, and leaves the cases without a published ratio out of the
 	// speedup chart.
 	Curve string
-	Cases []CaseDef
+	// Retained, when positive, has the report measure what each variant
+	// keeps in the heap after one garbage collection, following this many
+	// ops on a fresh instance; the page draws it. It is the point of a
+	// workload about memory.
+	Retained int
+	Cases    []CaseDef
 	// Detect, if non-nil, runs the workload's pitfall detectors on the usual
 	// sync.Pool code and returns what they found.
 	Detect func() []Finding

@@ -7,6 +7,7 @@
 // Usage:
 //
 //	go run ./cmd/reuse [bench] [-html FILE] [-json FILE] [-filter REGEXP] [-full] [-time D]
+//	go run ./cmd/reuse compare OLD.json NEW.json
 //
 // The terminal table goes to standard output. While it runs, progress goes
 // to standard error when that is a terminal.
@@ -44,6 +45,9 @@ func exitCode(err error) int {
 // run is main without the process: it parses args, runs the report and
 // writes it.
 func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "compare" {
+		return compare(args[1:], stdout, stderr)
+	}
 	cfg, err := parse(args, stderr)
 	if err != nil {
 		return err
@@ -81,7 +85,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
 	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n       reuse compare OLD.json NEW.json\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -131,6 +135,36 @@ func write(r report.Report, stdout io.Writer, cfg config) error {
 		return writeFile(cfg.htmlFile, func(w io.Writer) error { return report.WriteHTML(w, r) })
 	}
 	return nil
+}
+
+// compare is "reuse compare OLD.json NEW.json": a benchstat-style
+// comparison of two runs written with -json.
+func compare(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("reuse compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: reuse compare OLD.json NEW.json\n\nCompares two runs written with -json (two Go versions, two machines, before and after a\nchange): time per op of every variant both measured, the change and its p-value, and\nreuse's headline speedup in each.\n")
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		fs.Usage()
+		return fmt.Errorf("compare: want two JSON files, got %d arguments", fs.NArg())
+	}
+	var runs [2]report.Report
+	for i, name := range fs.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			return fmt.Errorf("compare: %w", err)
+		}
+		runs[i], err = report.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("compare: %s: %w", name, err)
+		}
+	}
+	return report.Compare(stdout, runs[0], runs[1])
 }
 
 func writeFile(name string, write func(io.Writer) error) error {

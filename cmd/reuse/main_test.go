@@ -479,3 +479,30 @@ func TestVerdictProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareCommand compares two real runs written with -json.
+func TestCompareCommand(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, name := range []string{"old.json", "new.json"} {
+		file := filepath.Join(dir, name)
+		if err := run(append(append([]string(nil), quick...), "-filter", "W2", "-json", file), io.Discard, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"compare", files[0], files[1]}, &stdout, &stderr); err != nil {
+		t.Fatalf("compare: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"old: ", "new: ", "W2 make([]byte, 1024)", "W2 reuse.Slices[byte]", "p=", "geomean", "reuse against sync.Pool written correctly"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("compare output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	for _, args := range [][]string{{"compare"}, {"compare", files[0]}, {"compare", files[0], filepath.Join(dir, "missing.json")}} {
+		if err := run(args, io.Discard, io.Discard); err == nil {
+			t.Errorf("run(%q) = nil error, want one", args)
+		}
+	}
+}

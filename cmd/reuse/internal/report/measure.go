@@ -229,6 +229,7 @@ func (m *measurement) variant() Variant {
 		v.Noise = v.Time()/t - 1
 	}
 	v.TimeQ1, v.TimeQ3 = quartiles(m.times())
+	v.RoundTimes = append([]float64{}, m.times()...)
 	if m.ops > 0 {
 		v.AllocsPerOp = float64(m.allocs) / float64(m.ops)
 		v.BytesPerOp = float64(m.bytes) / float64(m.ops)

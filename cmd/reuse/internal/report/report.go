@@ -81,18 +81,21 @@ type Variant struct {
 	Noise float64 `json:"noise"`
 	// TimeQ1 and TimeQ3 are the quartiles of time per op over the rounds,
 	// in the time Time uses: the box of the error bars.
-	TimeQ1      float64 `json:"time_q1"`
-	TimeQ3      float64 `json:"time_q3"`
-	Rounds      int     `json:"rounds"`
-	BytesPerOp  float64 `json:"bytes_per_op"`
-	AllocsPerOp float64 `json:"allocs_per_op"` // exact: Allocs / Ops, not rounded
-	Allocs      uint64  `json:"allocs"`
-	Ops         uint64  `json:"ops"`
-	FirstAllocs uint64  `json:"first_allocs"` // allocations of the very first op
-	FirstBytes  uint64  `json:"first_bytes"`
-	GCs         uint64  `json:"gcs"`
-	GCsPerOp    float64 `json:"gcs_per_op"`
-	Errors      uint64  `json:"errors"` // ops that returned an error
+	TimeQ1 float64 `json:"time_q1"`
+	TimeQ3 float64 `json:"time_q3"`
+	// RoundTimes is the time per op of each round, in the time Time uses,
+	// for comparing two runs (reuse compare).
+	RoundTimes  []float64 `json:"round_times"`
+	Rounds      int       `json:"rounds"`
+	BytesPerOp  float64   `json:"bytes_per_op"`
+	AllocsPerOp float64   `json:"allocs_per_op"` // exact: Allocs / Ops, not rounded
+	Allocs      uint64    `json:"allocs"`
+	Ops         uint64    `json:"ops"`
+	FirstAllocs uint64    `json:"first_allocs"` // allocations of the very first op
+	FirstBytes  uint64    `json:"first_bytes"`
+	GCs         uint64    `json:"gcs"`
+	GCsPerOp    float64   `json:"gcs_per_op"`
+	Errors      uint64    `json:"errors"` // ops that returned an error
 	// Speedup is the median over rounds of the baseline's time ÷ this
 	// variant's in the same round (rounds are interleaved, so load hits
 	// both alike); SpeedupCI is its confidence interval. 0 when not valid.

@@ -68,7 +68,8 @@ type Misuse struct {
 }
 
 // String formats m as a multi-line message starting with "reuse: ", the kind
-// and the pool, then the stacks. It is the default handler's panic value.
+// and the pool, then the stacks. It is what the default panics with or
+// prints.
 func (m Misuse) String() string {
 	return m.report().String()
 }
@@ -94,10 +95,25 @@ const (
 func (k MisuseKind) String() string { return debug.Kind(k).String() }
 
 // SetMisuseHandler makes the debug build send every Misuse to f instead of
-// panicking, and returns the previous handler (nil for the default). A nil f
-// restores the default: panic with the Misuse's String, in the goroutine that
-// called Put or Get, or, for a leak, in the runtime's cleanup goroutine, which
-// ends the program.
+// the default, and returns the previous handler (nil for the default). A nil
+// f restores the default, which the environment variable REUSEDEBUG sets per
+// kind, GODEBUG-style, as a comma-separated list of kind=action:
+//
+//	kinds:   doubleput, useafterput, leak, all
+//	actions: panic  panic with the Misuse's String
+//	         log    print it, with its stacks, to standard error
+//	         off    ignore it
+//
+// Without REUSEDEBUG, a double Put and a use after Put panic, in the
+// goroutine that called Put or Get, and a leak is logged: a leak is found on
+// the runtime's cleanup goroutine, where a panic would end the program.
+// REUSEDEBUG=leak=panic restores that panic. REUSEDEBUG is read once, at the
+// first report without a handler; invalid entries are ignored with a
+// warning on standard error.
+//
+// A leak goes to the handler that was in place when Get took the object,
+// even if another has replaced it since: a leak of an object taken during a
+// test that called reusetest.FailOnMisuse fails that test, never another.
 //
 // f may be called from any goroutine, concurrently; a leak is reported some
 // time after the object is collected. In tests, reusetest.FailOnMisuse routes

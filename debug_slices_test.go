@@ -4,13 +4,12 @@ package reuse_test
 
 import (
 	"bytes"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 // The debug build's checks on Slices (-tags reusedebug).
@@ -120,9 +119,8 @@ func TestSlicesDebugCorrectUseReportsNothing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	runtime.GC()
-	runtime.GC()
-	time.Sleep(20 * time.Millisecond)
+	reusetest.Collect()
+	reusetest.Collect()
 	if got := m.all(); len(got) != 0 {
 		t.Errorf("correct use reported %d misuses, first:\n%s", len(got), got[0])
 	}

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"weak"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/race"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 // dbgObj is big enough (64 bytes) to stay out of the tiny allocator, so
@@ -298,9 +298,8 @@ func TestCorrectUseReportsNothing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	runtime.GC()
-	runtime.GC()
-	time.Sleep(20 * time.Millisecond)
+	reusetest.Collect()
+	reusetest.Collect()
 	if got := m.all(); len(got) != 0 {
 		t.Errorf("correct use reported %d misuses, first:\n%s", len(got), got[0])
 	}
@@ -349,11 +348,7 @@ func TestLeaksReportedAndNothingPinned(t *testing.T) {
 	leaked := dbgLeak(p, k)
 	returned := dbgReturn(p, 2*k)
 
-	deadline := time.Now().Add(10 * time.Second)
-	for len(m.of(reuse.Leak, leakSite)) < k && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+	reusetest.CollectUntil(t, "the leak reports", func() bool { return len(m.of(reuse.Leak, leakSite)) >= k })
 	if got := m.of(reuse.Leak, leakSite); len(got) != k {
 		t.Fatalf("leak reports naming %s: %d, want %d; all reports: %v", leakSite, len(got), k, m.all())
 	}
@@ -367,10 +362,9 @@ func TestLeaksReportedAndNothingPinned(t *testing.T) {
 	// (see Retention in the package docs); drop it, so that after two
 	// collections nothing but the bookkeeping could still hold an object.
 	p = nil
-	for time.Now().Before(deadline) && (alive(leaked) > 0 || alive(returned) > 0 || debug.Tracked() > before) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+	reusetest.CollectUntil(t, "every object and record collected", func() bool {
+		return alive(leaked) == 0 && alive(returned) == 0 && debug.Tracked() <= before
+	})
 	if n := alive(leaked); n > 0 {
 		t.Errorf("%d leaked objects still alive: pinned by the bookkeeping", n)
 	}

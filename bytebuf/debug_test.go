@@ -9,13 +9,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"weak"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/bytebuf"
 	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/race"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 // The debug build's checks on bytebuf.Pool (-tags reusedebug).
@@ -157,10 +157,7 @@ func TestDebugLeaks(t *testing.T) {
 		}
 		return n
 	}
-	for deadline := time.Now().Add(10 * time.Second); leaks() < k && time.Now().Before(deadline); {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+	reusetest.CollectUntil(t, "the leak reports", func() bool { return leaks() >= k })
 	if n := leaks(); n != k || len(r.all()) != k {
 		t.Fatalf("%d leak reports from dbgLeak, %d reports in all, want %d and %d: %v", n, len(r.all()), k, k, r.all())
 	}
@@ -194,9 +191,8 @@ func TestDebugCorrectUseReportsNothing(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	runtime.GC()
-	runtime.GC()
-	time.Sleep(20 * time.Millisecond)
+	reusetest.Collect()
+	reusetest.Collect()
 	if got := r.all(); len(got) != 0 {
 		t.Errorf("correct use: %d reports, first: %v", len(got), got[0])
 	}

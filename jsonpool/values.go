@@ -79,3 +79,14 @@ func (p *Values[T]) Unmarshal(data []byte) (*T, error) {
 	}
 	return v, nil
 }
+
+// Discard tells the pool that the caller gives v up on purpose instead of
+// putting it back: the garbage collector takes it, and the debug build
+// (-tags reusedebug) does not report it as a leak. In a normal build Discard
+// does nothing and compiles to nothing. v must not be used after Discard, as
+// after Put.
+func (p *Values[T]) Discard(v *T) {
+	if debug.Enabled && v != nil {
+		debug.DiscardPtr(&p.pool, v)
+	}
+}

@@ -4,11 +4,9 @@ package reusetest_test
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/reusetest"
@@ -124,12 +122,34 @@ func TestScopeClosedLeaksGoNowhere(t *testing.T) {
 	rt.end()
 	kept = nil
 	for range 5 {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+		reusetest.Collect()
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(rt.errors) != 0 || len(outer) != 0 {
 		t.Errorf("a leak found after its test ended went to Errorf %q / the next handler %v, want neither (stderr only)", rt.errors, outer)
+	}
+}
+
+// TestLeakGoesToHandlerAtGet takes an object under the program's handler,
+// drops it, and lets the collector find it while a test's handler is in
+// place: the report goes to the program's handler, not to that test.
+func TestLeakGoesToHandlerAtGet(t *testing.T) {
+	var mu sync.Mutex
+	var outer []reuse.Misuse
+	prev := reuse.SetMisuseHandler(func(m reuse.Misuse) { mu.Lock(); outer = append(outer, m); mu.Unlock() })
+	defer func() { reuse.SetMisuseHandler(prev) }()
+	p := reuse.Pool[*[64]byte]{New: func() *[64]byte { return new([64]byte) }}
+	leakOne(&p) // taken under the program's handler
+	rt := &recordTB{TB: t}
+	reusetest.FailOnMisuse(rt) // another test starts
+	rt.end()                   // collects while its handler is in place
+	reusetest.CollectUntil(t, "the leak at the program's handler", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(outer) == 1
+	})
+	if len(rt.errors) != 0 {
+		t.Errorf("a leak taken before the test began failed it: %q", rt.errors)
 	}
 }

@@ -3,7 +3,6 @@ package reusetest
 import (
 	"runtime"
 	"runtime/debug"
-	"testing"
 
 	"github.com/reuse-go/reuse/internal/race"
 )
@@ -14,7 +13,7 @@ import (
 // runs one collection, so the test does not start in the middle of one, and
 // turns the garbage collector off until t ends (every collection empties
 // sync.Pools). Tests that call it must not run in parallel with others.
-func KeepPooled(t testing.TB) {
+func KeepPooled(t TB) {
 	t.Helper()
 	if race.Enabled {
 		t.Skip("reusetest: sync.Pool drops Puts at random under -race")

@@ -95,6 +95,61 @@ func leakJSONValuesDecode() {
 	v[1] = 1
 }
 
+// discard* take one object each and give it up with Discard.
+
+//go:noinline
+func discardPoolGet() { leakPool.Discard(leakPool.Get()) }
+
+//go:noinline
+func discardBytebuf() { leakBufs.Discard(leakBufs.Get()) }
+
+//go:noinline
+func discardGzipWriter() {
+	w, _ := gzpool.NewWriter(io.Discard, -1)
+	w.Discard()
+}
+
+//go:noinline
+func discardGzipReader() {
+	r, _ := gzpool.NewReader(bytes.NewReader(gzipped))
+	r.Discard()
+}
+
+//go:noinline
+func discardZlibWriter() {
+	w, _ := zlibpool.NewWriter(io.Discard, -1)
+	w.Discard()
+}
+
+//go:noinline
+func discardZlibReader() {
+	r, _ := zlibpool.NewReader(bytes.NewReader(zlibbed))
+	r.Discard()
+}
+
+//go:noinline
+func discardFlateWriter() {
+	w, _ := flatepool.NewWriter(io.Discard, -1)
+	w.Discard()
+}
+
+//go:noinline
+func discardFlateReader() {
+	r, _ := flatepool.NewReader(bytes.NewReader(deflated))
+	r.Discard()
+}
+
+//go:noinline
+func discardBufioReader() {
+	bufiopool.DiscardReader(bufiopool.NewReader(strings.NewReader("x"), 4096))
+}
+
+//go:noinline
+func discardBufioWriter() { bufiopool.DiscardWriter(bufiopool.NewWriter(io.Discard, 4096)) }
+
+//go:noinline
+func discardJSONValues() { leakValues.Discard(leakValues.Get()) }
+
 var gzipped, zlibbed, deflated = compressed()
 
 func compressed() (gz, zl, fl []byte) {
@@ -139,6 +194,37 @@ func TestEveryPoolReportsLeaks(t *testing.T) {
 			}
 			if r := rt.errors[0]; !strings.Contains(r, "reuse: leak on") || !strings.Contains(r, "reusetest_test."+tc.fn) {
 				t.Errorf("%s: report %q, want a leak naming %s", tc.name, r, tc.fn)
+			}
+		})
+	}
+}
+
+// TestDiscardIsNotALeak gives up one object of every kind with its pool's
+// Discard, and checks that the debug build reports nothing.
+func TestDiscardIsNotALeak(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		discard func()
+	}{
+		{"reuse.Pool", discardPoolGet},
+		{"bytebuf.Pool", discardBytebuf},
+		{"gzpool.Writer", discardGzipWriter},
+		{"gzpool.Reader", discardGzipReader},
+		{"zlibpool.Writer", discardZlibWriter},
+		{"zlibpool.Reader", discardZlibReader},
+		{"flatepool.Writer", discardFlateWriter},
+		{"flatepool.Reader", discardFlateReader},
+		{"bufiopool.DiscardReader", discardBufioReader},
+		{"bufiopool.DiscardWriter", discardBufioWriter},
+		{"jsonpool.Values", discardJSONValues},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := &recordTB{TB: t}
+			reusetest.FailOnMisuse(rt)
+			tc.discard()
+			rt.end()
+			if len(rt.errors) != 0 {
+				t.Errorf("%s: Discard, then collection: reports %q, want none", tc.name, rt.errors)
 			}
 		})
 	}

@@ -56,19 +56,13 @@ func Measure(runs int, f func()) Allocs {
 	}
 }
 
-// TB is the part of testing.TB that AllocsAtMost uses; *testing.T and
-// *testing.B satisfy it.
-type TB interface {
-	Helper()
-	Errorf(format string, args ...any)
-	Skip(args ...any)
-}
-
 // steadyRuns is how many steady-state calls AllocsAtMost measures.
 const steadyRuns = 1000
 
 // AllocsAtMost measures f with Measure over 1000 steady-state runs and fails t
-// when PerRun exceeds max; the message gives First and PerRun. The first call
+// (t.Errorf) when PerRun, the steady-state allocations per call, exceeds max;
+// the message gives First and PerRun. max is a count of allocations per call
+// and may be a fraction (0.5: at most one allocation every other call). The first call
 // is not held to max: it may fill a pool. Under the race detector, which makes
 // sync.Pool drop values on purpose, it skips t instead. It returns the
 // measurement.

@@ -93,7 +93,8 @@ func (f *fakeTB) Helper() {}
 func (f *fakeTB) Errorf(format string, a ...any) {
 	f.errors = append(f.errors, fmt.Sprintf(format, a...))
 }
-func (f *fakeTB) Skip(...any) { f.skipped = true }
+func (f *fakeTB) Skip(...any)    { f.skipped = true }
+func (f *fakeTB) Cleanup(func()) {}
 
 func TestAllocsAtMost(t *testing.T) {
 	if race.Enabled {

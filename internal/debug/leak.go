@@ -53,7 +53,12 @@ func collected(r *record) {
 	switch {
 	case !leaked:
 	case scope == nil:
-		send(rep)
+		Fallback(rep)
+	case !scope.Scoped:
+		// The program's handler when the object was taken, even if
+		// a test's has replaced it since: never a test that did not
+		// take the object.
+		scope.F(rep)
 	case !scope.deliver(rep):
 		fmt.Fprintf(os.Stderr, "%s(found after the test that took the object ended)\n", rep)
 	}

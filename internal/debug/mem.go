@@ -96,6 +96,13 @@ func GotPtr[T any](pool any, x *T) {
 	}
 }
 
+// DiscardPtr is Discard for an object known by a typed pointer.
+func DiscardPtr[T any](pool any, x *T) {
+	if unsafe.Sizeof(*x) != 0 {
+		Discard(pool, unsafe.Pointer(x))
+	}
+}
+
 // SealPoison is Seal(x, mem, Poison) for an object known by a typed pointer:
 // mem is the byte array it owns, up to its capacity.
 func SealPoison[T any](x *T, mem []byte) { Seal(unsafe.Pointer(x), mem, Poison) }

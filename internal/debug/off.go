@@ -43,6 +43,12 @@ func PutPtr[T any](pool any, x *T) bool { return true }
 // GotPtr does nothing in a normal build.
 func GotPtr[T any](pool any, x *T) {}
 
+// Discard does nothing in a normal build.
+func Discard(pool any, obj unsafe.Pointer) {}
+
+// DiscardPtr does nothing in a normal build.
+func DiscardPtr[T any](pool any, x *T) {}
+
 // SealPoison does nothing in a normal build.
 func SealPoison[T any](x *T, mem []byte) {}
 

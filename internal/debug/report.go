@@ -50,7 +50,7 @@ func (r Report) String() string {
 	return "reuse: " + r.Kind.String() + " on " + r.Pool + ": " + r.Detail + "\n" + r.Stacks
 }
 
-// handler holds where reports go; nil means panic.
+// handler holds where reports go; nil means Fallback.
 var handler atomic.Pointer[Handler]
 
 // Handler is where reports go.
@@ -60,11 +60,11 @@ type Handler struct {
 	// Orig is what the installer wants back from Swap, such as the exported
 	// function F wraps.
 	Orig any
-	// Scoped makes the handler own the leaks of the objects taken by Get
-	// while it is installed: they are reported to it, even after another
-	// handler replaced it, until Close; after Close they are only printed to
-	// standard error. A test's handler is scoped, so that a leak found after
-	// the test cannot fail or crash another one.
+	// Scoped limits the handler's ownership of the leaks of the objects
+	// taken by Get while it was installed (every handler owns those, even
+	// after another replaced it) to the time until Close; after Close they
+	// are only printed to standard error. A test's handler is scoped, so
+	// that a leak found after the test cannot fail or crash another one.
 	Scoped bool
 
 	mu     sync.RWMutex // held for reading while F runs for a leak
@@ -79,8 +79,9 @@ func (h *Handler) Close() {
 	h.mu.Unlock()
 }
 
-// Swap installs h (nil for the default, which panics with the report's
-// String) and returns the previous handler, nil for the default. F may be
+// Swap installs h (nil for the default, Fallback: what REUSEDEBUG says, by
+// default a panic for a double Put or use after Put, a log line for a leak)
+// and returns the previous handler, nil for the default. F may be
 // called from any goroutine, including the runtime's cleanup goroutines for
 // leaks, and concurrently.
 func Swap(h *Handler) (previous *Handler) {

@@ -33,8 +33,8 @@ type record struct {
 	in    bool    // put back and not taken out since
 	got   bool    // get holds the stack of the Get that took it out
 	leaks bool    // report a leak if collected while out
-	// scope is the scoped handler in place at the last Get, which owns the
-	// report if the object leaks.
+	// scope is the handler in place at the last Get (nil for the
+	// default), which owns the report if the object leaks.
 	scope *Handler
 	// pool is the pool of the last Get or Put, for messages.
 	poolType reflect.Type
@@ -140,12 +140,45 @@ func Got(pool any, obj unsafe.Pointer, leaks bool) {
 	r.in = false
 	r.got = true
 	r.leaks = leaks
-	r.scope = nil
-	if h := handler.Load(); h != nil && h.Scoped {
-		r.scope = h
-	}
+	r.scope = handler.Load()
 	r.setPool(pool)
 	r.get.capture()
+	s.mu.Unlock()
+}
+
+// Discard is called by a pool's Discard with an object its caller gives up
+// on purpose: the object is no longer out, so it is not reported as a leak
+// when collected. Discarding an object that was put back and not taken out
+// since is reported as a double Put: the pool may hand it out again.
+func Discard(pool any, obj unsafe.Pointer) {
+	if obj == nil {
+		return
+	}
+	s := shardOf(obj)
+	s.mu.Lock()
+	r := s.find(obj)
+	if r == nil {
+		s.mu.Unlock()
+		return
+	}
+	if r.in {
+		var now stack
+		now.capture()
+		var b strings.Builder
+		now.format(&b, "Discard")
+		r.put.format(&b, "Put")
+		rep := Report{
+			Kind:   DoublePut,
+			Pool:   poolName(pool),
+			Detail: fmt.Sprintf("object %#x was put back at %s and not taken out since; discarded at %s (the pool may still hand it out)", r.obj, r.put.site(), now.site()),
+			Stacks: b.String(),
+		}
+		s.mu.Unlock()
+		send(rep)
+		return
+	}
+	r.got = false
+	r.scope = nil
 	s.mu.Unlock()
 }
 
@@ -296,11 +329,12 @@ func Tracked() int {
 	return n
 }
 
-// send delivers r to the handler, or panics with it.
+// send delivers r to the handler, or, without one, does what REUSEDEBUG
+// says: by default, panics for a double Put or a use after Put, logs a leak.
 func send(r Report) {
 	if h := handler.Load(); h != nil {
 		h.F(r)
 		return
 	}
-	panic(r.String())
+	Fallback(r)
 }

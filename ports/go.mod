@@ -5,6 +5,7 @@ go 1.24
 replace github.com/reuse-go/reuse => ../
 
 require (
+	github.com/go-resty/resty/v2 v2.17.2
 	github.com/reuse-go/reuse v0.1.0
 	github.com/rs/zerolog v1.34.0
 	github.com/valyala/fasttemplate v1.2.2
@@ -14,5 +15,6 @@ require (
 	github.com/mattn/go-colorable v0.1.13 // indirect
 	github.com/mattn/go-isatty v0.0.19 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	golang.org/x/sys v0.12.0 // indirect
+	golang.org/x/net v0.43.0 // indirect
+	golang.org/x/sys v0.35.0 // indirect
 )

@@ -122,7 +122,7 @@ func curveChart(w Workload, timing string) chart.LineChart {
 		if x == 0 {
 			x = zeroAt
 		}
-		c.XTicks = append(c.XTicks, chart.Tick{At: x, Label: sizeName(cs.Size)})
+		c.XTicks = append(c.XTicks, chart.Tick{At: x, Label: strings.TrimPrefix(cs.Name, "n=")})
 		for _, v := range cs.Variants {
 			l, ok := lines[v.Role]
 			if !ok {

@@ -170,7 +170,8 @@ func workloadNotes(w Workload) []string {
 	}
 	switch {
 	case from == 0:
-		notes = append(notes, fmt.Sprintf("reuse is faster than fresh allocation at every %s measured", w.Curve))
+		notes = append(notes, fmt.Sprintf("reuse is faster than fresh allocation at every %s measured, from the smallest, %s (%s), on",
+			w.Curve, w.Cases[0].Name, Interval3(w.Cases[0].Verdict.Baseline.Speedup)))
 	case from > 0:
 		below := w.Cases[from-1]
 		notes = append(notes, fmt.Sprintf("reuse is faster than fresh allocation from %s on; at %s it is %s (%s), so below that size allocating is as cheap or cheaper (pitfall P8)",

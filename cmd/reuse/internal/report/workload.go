@@ -78,15 +78,24 @@ func register(def func() Def) bool {
 	return true
 }
 
-// Defs returns the definitions of every workload, ordered by the number in
-// their ids (W1, W2, …, W10, W11). Each call returns fresh definitions; the
-// pools are made when a variant is measured.
+// Defs returns the definitions of every workload: the classic workloads
+// (W1, W2, …, W11), then the break-even curves (B1, B2), each group ordered
+// by the number in the ids. Each call returns fresh definitions; the pools
+// are made when a variant is measured.
 func Defs() []Def {
 	defs := make([]Def, len(registry))
 	for i, def := range registry {
 		defs[i] = def()
 	}
-	slices.SortStableFunc(defs, func(a, b Def) int { return cmp.Compare(idNumber(a.ID), idNumber(b.ID)) })
+	group := func(id string) int {
+		if strings.HasPrefix(id, "W") {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(defs, func(a, b Def) int {
+		return cmp.Or(cmp.Compare(group(a.ID), group(b.ID)), strings.Compare(strings.TrimRight(a.ID, "0123456789"), strings.TrimRight(b.ID, "0123456789")), cmp.Compare(idNumber(a.ID), idNumber(b.ID)))
+	})
 	return defs
 }
 

@@ -15,7 +15,7 @@ func TestDefs(t *testing.T) {
 	if len(defs) == 0 {
 		t.Fatal("no workload is registered")
 	}
-	id := regexp.MustCompile(`^W[1-9][0-9]*$`)
+	id := regexp.MustCompile(`^[WB][1-9][0-9]*$`)
 	label := regexp.MustCompile(`^P[1-9][0-9]*$`)
 	seen := map[string]bool{}
 	for i, d := range defs {
@@ -23,7 +23,7 @@ func TestDefs(t *testing.T) {
 			t.Errorf("workload %d: id %q is not a fresh W<number>", i, d.ID)
 		}
 		seen[d.ID] = true
-		if i > 0 && len(defs[i-1].ID) > len(d.ID) || i > 0 && len(defs[i-1].ID) == len(d.ID) && defs[i-1].ID > d.ID {
+		if i > 0 && defs[i-1].ID[0] == d.ID[0] && (len(defs[i-1].ID) > len(d.ID) || len(defs[i-1].ID) == len(d.ID) && defs[i-1].ID > d.ID) {
 			t.Errorf("Defs: %s comes after %s, want numeric order", d.ID, defs[i-1].ID)
 		}
 		if d.Name == "" || d.Op == "" || d.Claim == "" || d.Published == "" {

@@ -69,7 +69,7 @@ func (b *Buffer) Reset() { b.buf = b.buf[:0] }
 // or greater than Len, like bytes.Buffer.Truncate.
 func (b *Buffer) Truncate(n int) {
 	if n < 0 || n > len(b.buf) {
-		panic("bytebuf.Buffer.Truncate: truncation out of range")
+		panic("bytebuf: Buffer.Truncate: truncation out of range")
 	}
 	b.buf = b.buf[:n]
 }
@@ -80,7 +80,7 @@ func (b *Buffer) Truncate(n int) {
 // of memory, as for append); it never returns with less room than asked.
 func (b *Buffer) Grow(n int) {
 	if n < 0 {
-		panic("bytebuf.Buffer.Grow: negative count")
+		panic("bytebuf: Buffer.Grow: negative count")
 	}
 	if cap(b.buf)-len(b.buf) < n {
 		b.grow(n)
@@ -91,7 +91,7 @@ func (b *Buffer) Grow(n int) {
 func (b *Buffer) grow(n int) {
 	need := len(b.buf) + n
 	if need < len(b.buf) {
-		panic("bytebuf.Buffer.Grow: too large")
+		panic("bytebuf: Buffer.Grow: too large")
 	}
 	if b.pool != nil {
 		b.pool.grow(b, need)
@@ -177,7 +177,7 @@ func (b *Buffer) ReadFrom(r io.Reader) (n int64, err error) {
 		i := len(b.buf)
 		m, e := r.Read(b.buf[i:cap(b.buf)])
 		if m < 0 {
-			panic("bytebuf.Buffer.ReadFrom: reader returned negative count from Read")
+			panic("bytebuf: Buffer.ReadFrom: reader returned negative count from Read")
 		}
 		b.buf = b.buf[:i+m]
 		n += int64(m)
@@ -198,7 +198,7 @@ func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 	if len(b.buf) > 0 {
 		m, e := w.Write(b.buf)
 		if m > len(b.buf) || m < 0 {
-			panic("bytebuf.Buffer.WriteTo: invalid Write count")
+			panic("bytebuf: Buffer.WriteTo: invalid Write count")
 		}
 		n = int64(m)
 		if m != len(b.buf) {

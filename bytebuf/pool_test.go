@@ -358,9 +358,9 @@ func TestMisusePanics(t *testing.T) {
 		ours  func()
 		bytes func() // the same misuse of bytes.Buffer, nil if it has none
 	}{
-		{"Grow(-1)", "bytebuf.Buffer.Grow", func() { new(bytebuf.Buffer).Grow(-1) }, func() { new(bytes.Buffer).Grow(-1) }},
-		{"Truncate(-1)", "bytebuf.Buffer.Truncate", func() { new(bytebuf.Buffer).Truncate(-1) }, func() { new(bytes.Buffer).Truncate(-1) }},
-		{"Truncate(Len+1)", "bytebuf.Buffer.Truncate", func() {
+		{"Grow(-1)", "bytebuf: Buffer.Grow", func() { new(bytebuf.Buffer).Grow(-1) }, func() { new(bytes.Buffer).Grow(-1) }},
+		{"Truncate(-1)", "bytebuf: Buffer.Truncate", func() { new(bytebuf.Buffer).Truncate(-1) }, func() { new(bytes.Buffer).Truncate(-1) }},
+		{"Truncate(Len+1)", "bytebuf: Buffer.Truncate", func() {
 			var b bytebuf.Buffer
 			b.WriteString("ab")
 			b.Truncate(3)
@@ -369,8 +369,8 @@ func TestMisusePanics(t *testing.T) {
 			b.WriteString("ab")
 			b.Truncate(3)
 		}},
-		{"ReadFrom(negative)", "bytebuf.Buffer.ReadFrom", func() { new(bytebuf.Buffer).ReadFrom(negReader{}) }, func() { new(bytes.Buffer).ReadFrom(negReader{}) }},
-		{"WriteTo(overcount)", "bytebuf.Buffer.WriteTo", func() {
+		{"ReadFrom(negative)", "bytebuf: Buffer.ReadFrom", func() { new(bytebuf.Buffer).ReadFrom(negReader{}) }, func() { new(bytes.Buffer).ReadFrom(negReader{}) }},
+		{"WriteTo(overcount)", "bytebuf: Buffer.WriteTo", func() {
 			var b bytebuf.Buffer
 			b.WriteString("ab")
 			b.WriteTo(overWriter{})

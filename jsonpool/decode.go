@@ -52,10 +52,10 @@ func putBuffer(b *[]byte) {
 // code, not in the data.
 func Decode(r io.Reader, v any, limit int) error {
 	if limit < 1 {
-		panic("jsonpool: Decode called with limit < 1")
+		panic("jsonpool: Decode: limit < 1")
 	}
 	if r == nil {
-		panic("jsonpool: Decode called with a nil io.Reader")
+		panic("jsonpool: Decode: nil io.Reader")
 	}
 	b := getBuffer()
 	defer putBuffer(b)

@@ -123,7 +123,7 @@ func (e Encoder) Append(dst []byte, v any) ([]byte, error) {
 // returns the error from encoding/json or from w.
 func (e Encoder) Encode(w io.Writer, v any) error {
 	if w == nil {
-		panic("jsonpool: Encoder.Encode called with a nil io.Writer")
+		panic("jsonpool: Encoder.Encode: nil io.Writer")
 	}
 	if e.Prefix == "" && e.Indent == "" {
 		// Without indentation a json.Encoder has nothing worth pooling,

@@ -32,10 +32,10 @@ func (a Allocs) String() string {
 // fractions. It panics if runs < 1 or f is nil.
 func Measure(runs int, f func()) Allocs {
 	if runs < 1 {
-		panic("reusetest: Measure called with runs < 1")
+		panic("reusetest: Measure: runs < 1")
 	}
 	if f == nil {
-		panic("reusetest: Measure called with a nil func")
+		panic("reusetest: Measure: nil func")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 

@@ -73,6 +73,7 @@ type checker struct {
 	facts  map[*ssa.Function]*releasesFact // facts of this package's functions; closures bind FreeVars after Params
 	calls  map[token.Pos]*ast.CallExpr
 	seen   map[string]bool
+	usedAt map[token.Pos]bool    // uses already reported after an earlier release
 	resets map[types.Object]bool // sync.Pools whose Gets are reset, or may be
 	gets   map[types.Object]bool // sync.Pools with a Get in this package
 }
@@ -80,11 +81,12 @@ type checker struct {
 func run(pass *analysis.Pass) (any, error) {
 	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	c := &checker{
-		pass:  pass,
-		fns:   ssaRes.SrcFuncs,
-		facts: make(map[*ssa.Function]*releasesFact),
-		calls: make(map[token.Pos]*ast.CallExpr),
-		seen:  make(map[string]bool),
+		pass:   pass,
+		fns:    ssaRes.SrcFuncs,
+		facts:  make(map[*ssa.Function]*releasesFact),
+		calls:  make(map[token.Pos]*ast.CallExpr),
+		seen:   make(map[string]bool),
+		usedAt: make(map[token.Pos]bool),
 	}
 	c.vs = newValues(c.fns)
 	for _, f := range pass.Files {
@@ -144,8 +146,8 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		if derived {
 			return
 		}
-		if _, ok := root.(*ssa.Const); ok {
-			return
+		if c.isConstClass(root) {
+			return // a nil: nothing was taken from a pool
 		}
 		out = append(out, release{in, root, args[i], i, k, deferred, r, key, helper})
 	}
@@ -178,6 +180,19 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		}
 	}
 	return out
+}
+
+// isConstClass reports whether the class holds a constant (a nil).
+func (c *checker) isConstClass(root ssa.Value) bool {
+	if _, ok := root.(*ssa.Const); ok {
+		return true
+	}
+	for _, m := range c.vs.members[root] {
+		if _, ok := m.(*ssa.Const); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) factOf(fn *ssa.Function) *releasesFact {
@@ -283,10 +298,11 @@ func (c *checker) checkAfter(fn *ssa.Function, r release) {
 			continue
 		}
 		line := c.pass.Fset.Position(pos).Line
-		if reported[line] {
+		if reported[line] || c.usedAt[pos] {
 			continue
 		}
 		reported[line] = true
+		c.usedAt[pos] = true
 		name := c.name(r)
 		if ci, ok := in.(ssa.CallInstruction); ok {
 			again := false
@@ -525,13 +541,32 @@ func (c *checker) name(r release) string {
 	if ce == nil || r.helper == "the function literal" {
 		return c.className(r.root)
 	}
-	_, args := callTarget(r.instr.Common())
-	shift := len(args) - len(ce.Args)
+	// The callee's argument r.argIndex in the call's source: a bound
+	// method value's receiver is not written there, a method call's
+	// receiver is the selector's operand.
+	shift := 0
+	common := r.instr.Common()
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		if fn, _ := mc.Fn.(*ssa.Function); fn != nil && strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+			shift = len(mc.Bindings)
+		}
+	} else if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+		if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+			shift = 1
+		}
+	}
+	if _, ok := common.Value.(*ssa.MakeClosure); ok && shift == 0 {
+		// A function literal: the fact indexes its parameters, then its
+		// free variables, which the source does not name at the call.
+		if r.argIndex >= len(ce.Args) {
+			return c.className(r.root)
+		}
+	}
 	var e ast.Expr
 	switch i := r.argIndex - shift; {
 	case i >= 0 && i < len(ce.Args):
 		e = ce.Args[i]
-	case r.argIndex == 0 && shift > 0:
+	case r.argIndex == 0 && shift == 1:
 		if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
 			e = sel.X
 		}

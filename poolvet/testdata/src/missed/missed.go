@@ -1,1 +1,40 @@
+// Package missed holds misuse that poolvet does not find yet: it counts
+// against recall in TestRecall and is not part of the strict suites.
 package missed
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/gzpool"
+)
+
+var bufs reuse.Pool[*bytes.Buffer]
+
+var list [][]byte
+
+type conn struct{ buf *bytes.Buffer }
+
+// A value kept in a field is loaded afresh at each use: poolvet does not
+// follow memory.
+func (c *conn) missedField() {
+	c.buf = bufs.Get()
+	bufs.Put(c.buf)
+	c.buf.WriteString("x") // want `used after Put`
+}
+
+// An append into a global slice stores the pooled bytes.
+func missedAppendGlobal() {
+	b := bufs.Get()
+	defer bufs.Put(b)
+	list = append(list, b.Bytes()) // want `stored`
+}
+
+// A Close through an interface is not resolved.
+func missedInterfaceClose(w io.Writer) {
+	zw, _ := gzpool.NewWriter(w, 6)
+	var c io.Closer = zw
+	c.Close()
+	zw.Write(nil) // want `used after Close`
+}

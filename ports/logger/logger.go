@@ -13,6 +13,7 @@ package logger
 import (
 	"io"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/reuse-go/reuse"
@@ -27,9 +28,22 @@ var events = reuse.Pool[*Event]{
 	Accept: func(e *Event) bool { return cap(e.buf) <= maxSize },
 }
 
+// zerologEvents and putZerolog are zerolog's own pooling, kept for the
+// benchmark that compares the two pools under the same logger: a Logger
+// whose zerologPool is set (only tests set it) uses them.
+var zerologEvents = &sync.Pool{New: func() any { return &Event{buf: make([]byte, 0, 500)} }}
+
+func putZerolog(e *Event) {
+	if cap(e.buf) > maxSize {
+		return
+	}
+	zerologEvents.Put(e)
+}
+
 // Logger writes JSON lines to w. It is safe for concurrent use when w is.
 type Logger struct {
-	w io.Writer
+	w           io.Writer
+	zerologPool bool
 }
 
 // New returns a Logger writing to w.
@@ -42,7 +56,14 @@ func (l Logger) Info() *Event { return l.newEvent("info") }
 func (l Logger) Error() *Event { return l.newEvent("error") }
 
 func (l Logger) newEvent(level string) *Event {
-	e := events.Get()
+	var e *Event
+	if l.zerologPool {
+		e = zerologEvents.Get().(*Event)
+		e.buf = e.buf[:0]
+		e.zerologPool = true
+	} else {
+		e = events.Get()
+	}
 	e.w = l.w
 	e.buf = append(e.buf, `{"level":"`...)
 	e.buf = append(e.buf, level...)
@@ -53,8 +74,9 @@ func (l Logger) newEvent(level string) *Event {
 // An Event is one line being built. It belongs to the pool again once Msg
 // returns: keep no reference to it.
 type Event struct {
-	buf []byte
-	w   io.Writer
+	buf         []byte
+	w           io.Writer
+	zerologPool bool
 }
 
 // Str adds the field key with the string value val.
@@ -81,6 +103,10 @@ func (e *Event) Msg(msg string) {
 	}
 	e.buf = append(e.buf, '}', '\n')
 	_, _ = e.w.Write(e.buf)
+	if e.zerologPool {
+		putZerolog(e)
+		return
+	}
 	events.Put(e) // Reset empties it; Accept drops it past 64 KiB
 }
 
@@ -93,9 +119,23 @@ func appendKey(dst []byte, key string) []byte {
 // appendString is zerolog's JSON string encoding: ", \ and control
 // characters escaped, invalid UTF-8 as \ufffd.
 func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
-	for i := 0; i < len(s); {
+	// zerolog's fast path: a string with nothing to escape is copied whole.
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			dst = appendStringComplex(dst, s, i)
+			return append(dst, '"')
+		}
+	}
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+// appendStringComplex appends s, from which s[:i] needs no escaping.
+func appendStringComplex(dst []byte, s string, i int) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, s[:i]...)
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
@@ -127,5 +167,5 @@ func appendString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	return append(dst, '"')
+	return dst
 }

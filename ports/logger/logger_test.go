@@ -9,6 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/reuse-go/reuse/ports/internal/paired"
 	"github.com/reuse-go/reuse/ports/logger"
 )
 
@@ -34,8 +35,13 @@ func TestSameAsZerolog(t *testing.T) {
 			}
 		}
 	}
-	var want, got bytes.Buffer
+	var want, got, viaSync bytes.Buffer
 	zl(&want).Error().Msg("")
+	logger.NewZerologPool(&viaSync).Error().Str("a", "b").Msg("")
+	logger.NewZerologPool(&viaSync).Error().Msg("") // a pooled event, emptied
+	if s := viaSync.String(); s != `{"level":"error","a":"b"}`+"\n"+want.String() {
+		t.Errorf("with zerolog's pool: %q", s)
+	}
 	logger.New(&got).Error().Msg("")
 	if got.String() != want.String() {
 		t.Errorf("empty message: port wrote %q, zerolog %q", got.String(), want.String())
@@ -118,3 +124,26 @@ func BenchmarkEventParallel(b *testing.B) {
 }
 
 func zl(w io.Writer) *zerolog.Logger { l := zerolog.New(w); return &l }
+
+// BenchmarkPaired times zerolog and the port in pairs of batches run back
+// to back; x-base is the port's time over zerolog's.
+//
+//	go test -run '^$' -bench Paired -benchtime 300x
+func BenchmarkPaired(b *testing.B) {
+	orig := zerolog.New(io.Discard)
+	port := logger.New(io.Discard)
+	paired.Run(b, 1000,
+		func() { orig.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") },
+		func() { port.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") })
+}
+
+// BenchmarkPairedPool compares only the pools: the same logger with
+// zerolog's sync.Pool and early return, and with the reuse.Pool whose Reset
+// and Accept hooks say the same; x-base is reuse's time over sync.Pool's.
+func BenchmarkPairedPool(b *testing.B) {
+	orig := logger.NewZerologPool(io.Discard)
+	port := logger.New(io.Discard)
+	paired.Run(b, 1000,
+		func() { orig.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") },
+		func() { port.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") })
+}

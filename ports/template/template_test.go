@@ -10,6 +10,7 @@ import (
 
 	"github.com/valyala/fasttemplate"
 
+	"github.com/reuse-go/reuse/ports/internal/paired"
 	"github.com/reuse-go/reuse/ports/template"
 )
 
@@ -140,4 +141,16 @@ func BenchmarkExecuteStringParallel(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkPaired times fasttemplate and the port in pairs of batches run
+// back to back; x-base is the port's time over fasttemplate's.
+//
+//	go test -run '^$' -bench Paired -benchtime 300x
+func BenchmarkPaired(b *testing.B) {
+	orig := fasttemplate.New(benchTmpl, "{{", "}}")
+	port, _ := template.New(benchTmpl, "{{", "}}")
+	paired.Run(b, 200,
+		func() { sink = orig.ExecuteString(benchValues) },
+		func() { sink, _ = port.ExecuteString(benchValues) })
 }

@@ -229,7 +229,11 @@ func (vs *values) compute(v ssa.Value) origin {
 			// A slice or map loaded from pooled memory shares its backing
 			// store with the pooled value; a pointer loaded from it points
 			// to an object of its own.
-			if owning(x.Type()) && !vs.detached(x.X) {
+			// A pointer loaded from a field is a part of the pooled
+			// object (its buffer, its encoder), but a value loaded from
+			// a box (*p) is what the box holds, not the box.
+			_, field := x.X.(*ssa.FieldAddr)
+			if (owning(x.Type()) || field && aliasing(x.Type())) && !vs.detached(x.X) {
 				return vs.shared(x.X)
 			}
 		}

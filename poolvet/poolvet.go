@@ -203,7 +203,17 @@ func (c *checker) factOf(fn *ssa.Function) *releasesFact {
 		return f
 	}
 	obj := fn.Object()
-	if obj == nil || obj.Pkg() == c.pass.Pkg {
+	if obj == nil {
+		return nil
+	}
+	if obj.Pkg() == c.pass.Pkg {
+		// A wrapper (a method value or expression) of a function of this
+		// package: the fact is the declared function's.
+		if tf, ok := obj.(*types.Func); ok {
+			if decl := fn.Prog.FuncValue(tf.Origin()); decl != nil && decl != fn {
+				return c.facts[decl]
+			}
+		}
 		return nil
 	}
 	f := new(releasesFact)
@@ -572,7 +582,10 @@ func (c *checker) name(r release) string {
 		}
 	}
 	if e == nil {
-		return c.className(r.root)
+		if n := c.className(r.root); n != "the value" {
+			return n
+		}
+		return "the " + types.TypeString(r.arg.Type(), types.RelativeTo(c.pass.Pkg))
 	}
 	return types.ExprString(e)
 }

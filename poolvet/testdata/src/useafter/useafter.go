@@ -165,6 +165,33 @@ func badBufio(r io.Reader) {
 	br.ReadByte() // want `br is used after Close`
 }
 
+type box struct{ b *bytes.Buffer }
+
+var boxes reuse.Pool[*box]
+
+func (x *box) free() { // want free:`releases`
+	boxes.Put(x)
+}
+
+func badLocalMethodValue() {
+	x := boxes.Get()
+	f := x.free
+	f()
+	x.b.Reset() // want `the \*box is used after Put`
+}
+
+func badLocalMethodExpr() {
+	x := boxes.Get()
+	(*box).free(x)
+	x.b.Reset() // want `x is used after Put`
+}
+
+func badDeferredLocalMethod() *bytes.Buffer {
+	x := boxes.Get()
+	defer x.free()
+	return x.b // want `memory of x is returned, but the deferred Put`
+}
+
 // --- clean -----------------------------------------------------------------
 
 func cleanReget() {

@@ -62,22 +62,34 @@
 // accesses, with no interface and no box.
 //
 // The sync.Pool behind the slots forgets its contents over two garbage
-// collections (pitfall P6). A slot is emptied at the first use of the pool on
-// its P after a collection. So a pool in use retains what sync.Pool would,
-// and a pool left idle after a burst keeps at most one value per P
-// (GOMAXPROCS values) until it is used again. Where that matters (values of
-// megabytes in a pool that goes quiet), use Accept to refuse large values.
+// collections (pitfall P6), and the slots follow one rule of the same kind,
+// shared by Pool, [Slices] and bytebuf.Pool: after each collection, a slot
+// from which nothing was taken since the previous collection is emptied. So a
+// value Put into a pool nobody takes from survives the next collection and
+// is released by the one after, as sync.Pool releases it; in a pool in use, a
+// slot keeps its value through a collection (a second chance, so that a pool
+// of costly values such as gzip writers is not rebuilt at every collection).
+// A pool left idle keeps nothing per P after two collections, not even the
+// slots themselves, and slots of processors that GOMAXPROCS no longer runs
+// are emptied the same way. A pool first used with few processors gives a
+// slot to every processor once GOMAXPROCS grows (Go 1.25 and later change
+// GOMAXPROCS at run time when a container's CPU limit changes). Where
+// retention matters (values of megabytes), use Accept to refuse large values.
 // The bound on what one value may pin is Accept's business; [Slices] and
 // bytebuf.Pool enforce theirs from the first call.
 //
-// Under the race detector and under TinyGo there are no slots: the pool is a
-// sync.Pool alone.
+// Under the race detector, under TinyGo and with the build tag
+// reuse_nolinkname there are no slots: the pool is a sync.Pool alone. The
+// slots need the runtime's procPin, which the module reaches with
+// //go:linkname; Go tolerates that for widely used packages but does not
+// promise it, and reuse_nolinkname is the exit should a Go release close the
+// door (see internal/perp).
 //
 // # Cost of counting
 //
 // Counting every Get and Put costs one plain increment per call in the
 // caller's per-P slot, which Get and Put touch anyway: no locked instruction,
-// no shared cache line. (Where there are no slots, a per-P striped counter.) Timed
+// no shared cache line. (Where there are no slots, an atomic add.) Timed
 // against sync.Pool and a Pool without CountAll, none of the differences is
 // statistically significant (benchmarks/README.md has the figures).
 //

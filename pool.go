@@ -2,14 +2,12 @@ package reuse
 
 import (
 	"reflect"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/debug"
-	"github.com/reuse-go/reuse/internal/pin"
-	"github.com/reuse-go/reuse/internal/stripe"
+	"github.com/reuse-go/reuse/internal/perp"
 )
 
 // Pool is a typed pool of values of type T.
@@ -46,17 +44,15 @@ type Pool[T any] struct {
 	// in the package documentation); News and Drops are always counted.
 	CountAll bool
 
-	// local is set by the first Get or Put: how T is stored, and the per-P
-	// slots.
-	local atomic.Pointer[poolLocal]
+	// mode is how T is stored, decided at first use; 0 before.
+	mode atomic.Uint32
+	// slots holds one value per P in front of items (see internal/perp).
+	slots perp.Slots
 	// items holds T itself when T is pointer-shaped (storing it in an interface
 	// does not allocate), and *T boxes otherwise.
 	items sync.Pool
 	// boxes holds emptied *T boxes for the next Put, for non-pointer-shaped T.
 	boxes sync.Pool
-	// all holds the Get and Put counters of CountAll where the per-P slots
-	// are not used (the race detector, TinyGo, a P added after first use).
-	all atomic.Pointer[stripe.Counters]
 
 	_ [64]byte // keep the rare counters off the lines read on every call
 
@@ -64,68 +60,34 @@ type Pool[T any] struct {
 	drops atomic.Uint64
 }
 
-// poolLocal is what a Pool decides at first use. It is never changed after,
-// and read on every call: it is padded so that no neighbouring heap object
-// that is written often (a small pooled object, say) shares its cache line
-// (measured: parallel Get+Put ran at 2-3x sync.Pool in some runs without it).
-type poolLocal struct {
-	_    [128]byte
-	mode uint32
-	// shards has one slot per P at first use; nil where pin.OK is false.
-	shards []poolShard
-	_      [128]byte
-}
-
-// poolShard is one P's slot. Only goroutines pinned to that P read or write
-// it, so plain loads and stores are enough; Stats reads the counters with
-// atomic loads.
-type poolShard struct {
-	gets, puts uint64 // counted when CountAll; first, for 64-bit alignment on 32-bit platforms
-	// val is the value when T is one pointer word, or the shard's own box
-	// (a *T, allocated at first use) otherwise.
-	val unsafe.Pointer
-	// gen is the gcGen the slot was filled under: a slot filled before the
-	// last collection is emptied before use.
-	gen  uint32
-	full bool
-	_    [128 - 32]byte
-}
-
-// paddedBox is a shard's own box, padded so that no other object's memory
-// shares its cache lines: boxes allocated one after the other for different
-// Ps would otherwise sit on one line, and every Get and Put on one P would
-// invalidate the other's (measured: Pool[[]byte] in parallel 5.8x slower).
+// paddedBox is a slot's own box, for T that is not one pointer word, padded
+// so that no other object's memory shares its cache lines: boxes allocated
+// one after the other for different Ps would otherwise sit on one line, and
+// every Get and Put on one P would invalidate the other's (measured:
+// Pool[[]byte] in parallel 5.8x slower).
 type paddedBox[T any] struct {
 	_ [128]byte
 	v T
 	_ [128]byte
 }
 
-// plainCount is true where a shard's owner may increment its counters with
-// plain adds: a 64-bit store is never torn, so Stats' atomic loads see whole
-// values. 32-bit platforms use atomic adds.
-const plainCount = unsafe.Sizeof(uintptr(0)) == 8
+// slotAt, take and addCount are perp's At, Slot.Take and Add reached
+// through this package: the compiler inlines a function of another package
+// into generic code instantiated in a third only when it is reached through
+// the generic function's own package (see fitSize).
+func slotAt(a *perp.Slot, pid int) *perp.Slot { return perp.At(a, pid) }
 
-func (sh *poolShard) count(n *uint64) {
-	if plainCount {
-		*n++
-	} else {
-		atomic.AddUint64(n, 1)
-	}
-}
+func take(sl *perp.Slot) unsafe.Pointer { return sl.Take() }
 
-// Bits of poolLocal.mode.
+func addCount(n *uint64) { perp.Add(n) }
+
+// Bits of Pool.mode.
 const (
-	modeDirect  = 1 << iota // T is stored in sync.Pool's interface as is; otherwise through a *T box
+	modeInit    = 1 << iota // set once decided, so that mode is never 0 after first use
+	modeDirect              // T is stored in sync.Pool's interface as is; otherwise through a *T box
 	modeWord                // T is one pointer word: the slot holds it; otherwise a box
 	modeNilable             // a T can be nil, and a nil T is never kept
 	modeHooks               // Accept or Reset is set
-)
-
-// Counter indexes in the striped counters.
-const (
-	countGets = iota
-	countPuts
 )
 
 // Stats is a snapshot of a pool's counters.
@@ -155,47 +117,50 @@ func (p *Pool[T]) Get() T {
 	if p == nil {
 		panic("reuse: Pool.Get called on a nil *Pool")
 	}
-	l := p.local.Load()
-	if l == nil {
-		l = p.init()
+	mode := p.mode.Load()
+	if mode == 0 {
+		mode = p.init()
 	}
-	if pin.OK {
-		pid := pin.Pin() // nothing may allocate, block or call user code until Unpin
-		if pid < len(l.shards) {
-			sh := &l.shards[pid]
-			if sh.gen != gcGen.Load() {
-				flush[T](sh, l.mode)
-			}
+	if perp.OK {
+		a := p.slots.Load()
+		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
+		if sl := slotAt(a, pid); sl != nil {
 			if p.CountAll {
-				sh.count(&sh.gets)
+				addCount(&sl.Gets)
 			}
-			if sh.full {
-				var v T
-				if l.mode&modeWord != 0 {
-					v = *(*T)(unsafe.Pointer(&sh.val))
-					sh.val = nil
-				} else {
-					b := (*T)(sh.val)
-					v = *b
-					var zero T
-					*b = zero // the box must not keep the value's memory alive
-				}
-				sh.full = false
-				pin.Unpin()
+			if v := take(sl); v != nil {
+				x := p.fromSlot(sl, v, mode)
+				perp.Unpin()
 				if debug.Enabled {
-					debugGot(p, v)
+					debugGot(p, x)
 				}
-				return v
+				return x
 			}
-			pin.Unpin()
+			perp.Unpin()
 			return p.getShared()
 		}
-		pin.Unpin()
+		perp.Unpin()
+		p.slots.Grow()
 	}
 	if p.CountAll {
-		p.count(countGets)
+		p.slots.Count(true)
 	}
 	return p.getShared()
+}
+
+// fromSlot returns the value v stands for in slot sl, which the caller has
+// emptied and is pinned to: v is the value itself when T is one pointer
+// word, and otherwise a box, emptied here and kept as the slot's spare.
+func (p *Pool[T]) fromSlot(sl *perp.Slot, v unsafe.Pointer, mode uint32) T {
+	if mode&modeWord != 0 {
+		return *(*T)(unsafe.Pointer(&v))
+	}
+	b := (*T)(v)
+	x := *b
+	var zero T
+	*b = zero // the box must not keep the value's memory alive
+	sl.Spare = v
+	return x
 }
 
 // getShared is Get's path when the caller's slot is empty.
@@ -249,52 +214,77 @@ func (p *Pool[T]) Put(x T) {
 	if debug.Enabled && !debugPut(p, x) {
 		return // a double Put, reported; storing it twice would hand it out twice
 	}
-	l := p.local.Load()
-	if l == nil {
-		l = p.init()
+	mode := p.mode.Load()
+	if mode == 0 {
+		mode = p.init()
 	}
 	// Every nilable kind keeps its nil-ness in its first word: the pointer,
 	// the slice's array, the interface's type.
-	if l.mode&modeNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
+	if mode&modeNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
 		p.drops.Add(1)
 		return
 	}
-	if l.mode&modeHooks != 0 && !p.prepare(x) {
+	if mode&modeHooks != 0 && !p.prepare(x) {
 		return
 	}
 	if debug.Enabled {
 		debugSeal(x)
 	}
-	if pin.OK {
-		pid := pin.Pin() // nothing may allocate, block or call user code until Unpin
-		if pid < len(l.shards) {
-			sh := &l.shards[pid]
-			if sh.gen != gcGen.Load() {
-				flush[T](sh, l.mode)
-			}
+	if perp.OK {
+		a := p.slots.Load()
+		if a == nil {
+			a = p.slots.Make()
+		}
+		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
+		if sl := slotAt(a, pid); sl != nil {
 			if p.CountAll {
-				sh.count(&sh.puts)
+				addCount(&sl.Puts)
 			}
-			if !sh.full {
-				if l.mode&modeWord != 0 {
-					sh.val = *(*unsafe.Pointer)(unsafe.Pointer(&x))
-				} else {
-					*(*T)(sh.val) = x
+			if sl.Val == nil {
+				if mode&modeWord != 0 {
+					sl.Val = *(*unsafe.Pointer)(unsafe.Pointer(&x))
+					perp.Unpin()
+					return
 				}
-				sh.full = true
-				pin.Unpin()
+				if b := sl.Spare; b != nil {
+					*(*T)(b) = x
+					sl.Spare = nil
+					sl.Val = b
+					perp.Unpin()
+					return
+				}
+				perp.Unpin()
+				p.putBoxed(x)
 				return
 			}
-			pin.Unpin()
-			p.putShared(x, l.mode)
+			perp.Unpin()
+			p.putShared(x, mode)
 			return
 		}
-		pin.Unpin()
+		perp.Unpin()
+		p.slots.Grow()
 	}
 	if p.CountAll {
-		p.count(countPuts)
+		p.slots.Count(false)
 	}
-	p.putShared(x, l.mode)
+	p.putShared(x, mode)
+}
+
+// putBoxed is Put's path when the caller's slot is empty but has no box for
+// a T that is not one pointer word: the first Put on a P, and the first after
+// the slot's box was released. It makes the slot a padded box of its own.
+func (p *Pool[T]) putBoxed(x T) {
+	b := &new(paddedBox[T]).v
+	*b = x
+	a := p.slots.Load()
+	pid := perp.Pin()
+	if sl := slotAt(a, pid); sl != nil && sl.Val == nil {
+		sl.Val = unsafe.Pointer(b)
+		perp.Unpin()
+		return
+	}
+	perp.Unpin()
+	p.items.Put(b)
 }
 
 // prepare runs Accept and Reset on x, and reports whether x is to be kept.
@@ -323,65 +313,25 @@ func (p *Pool[T]) putShared(x T, mode uint32) {
 	p.items.Put(b)
 }
 
-// flush empties a slot filled before the last garbage collection, so that it
-// keeps nothing alive longer than the sync.Pool behind it would. The caller is
-// pinned to the slot's P.
-func flush[T any](sh *poolShard, mode uint32) {
-	if sh.full {
-		if mode&modeWord != 0 {
-			sh.val = nil
-		} else {
-			var zero T
-			*(*T)(sh.val) = zero
-		}
-		sh.full = false
-	}
-	sh.gen = gcGen.Load()
-}
-
-// init decides, once per pool, how T is stored, and makes the per-P slots.
-// Concurrent first uses may each build one; the first stored wins.
-func (p *Pool[T]) init() *poolLocal {
-	l := new(poolLocal)
+// init decides, once per pool, how T is stored. Concurrent first uses
+// decide the same.
+func (p *Pool[T]) init() uint32 {
+	mode := uint32(modeInit)
 	switch reflect.TypeFor[T]().Kind() {
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Chan, reflect.Func:
-		l.mode = modeDirect | modeWord | modeNilable
+		mode |= modeDirect | modeWord | modeNilable
 	case reflect.Interface:
 		// Converting an interface to any does not allocate, but an
 		// interface is two words: the slot holds it in a box.
-		l.mode = modeDirect | modeNilable
+		mode |= modeDirect | modeNilable
 	case reflect.Slice:
-		l.mode = modeNilable
+		mode |= modeNilable
 	}
 	if p.Accept != nil || p.Reset != nil {
-		l.mode |= modeHooks
+		mode |= modeHooks
 	}
-	if pin.OK {
-		gcWatchOnce.Do(watchGC)
-		l.shards = make([]poolShard, runtime.GOMAXPROCS(0))
-		gen := gcGen.Load()
-		for i := range l.shards {
-			l.shards[i].gen = gen
-			if l.mode&modeWord == 0 {
-				l.shards[i].val = unsafe.Pointer(&new(paddedBox[T]).v)
-			}
-		}
-	}
-	if !p.local.CompareAndSwap(nil, l) {
-		l = p.local.Load()
-	}
-	return l
-}
-
-func (p *Pool[T]) count(i int) {
-	c := p.all.Load()
-	if c == nil {
-		c = stripe.New()
-		if !p.all.CompareAndSwap(nil, c) {
-			c = p.all.Load()
-		}
-	}
-	c.Add(i)
+	p.mode.Store(mode)
+	return mode
 }
 
 // Stats returns a snapshot of the pool's counters. The counters are read one
@@ -392,15 +342,6 @@ func (p *Pool[T]) Stats() Stats {
 		panic("reuse: Pool.Stats called on a nil *Pool")
 	}
 	s := Stats{News: p.news.Load(), Drops: p.drops.Load()}
-	if c := p.all.Load(); c != nil {
-		s.Gets = c.Sum(countGets)
-		s.Puts = c.Sum(countPuts)
-	}
-	if l := p.local.Load(); l != nil {
-		for i := range l.shards {
-			s.Gets += atomic.LoadUint64(&l.shards[i].gets)
-			s.Puts += atomic.LoadUint64(&l.shards[i].puts)
-		}
-	}
+	s.Gets, s.Puts = p.slots.Counters()
 	return s
 }

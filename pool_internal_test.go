@@ -2,53 +2,55 @@ package reuse
 
 import (
 	"runtime"
-	"sync/atomic"
 	"testing"
-	"time"
-	"unsafe"
 
-	"github.com/reuse-go/reuse/internal/pin"
+	"github.com/reuse-go/reuse/internal/perp"
 )
 
-func TestPoolShardLayout(t *testing.T) {
-	if got := unsafe.Sizeof(poolShard{}); unsafe.Sizeof(uintptr(0)) == 8 && got != 128 {
-		t.Errorf("sizeof(poolShard) = %d, want 128 (two cache lines)", got)
+// TestGOMAXPROCSUp: a pool first used with one P gives every P a slot once
+// GOMAXPROCS grows, at the next use on a P beyond its slots.
+func TestGOMAXPROCSUp(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
-	if off := unsafe.Offsetof(poolShard{}.gets); off%8 != 0 {
-		t.Errorf("offsetof(poolShard.gets) = %d, want a multiple of 8", off)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var p Pool[*int]
+	var s Slices[byte]
+	p.Put(new(int))
+	s.Put(make([]byte, 8))
+	if n := p.slots.Len(); n != 1 {
+		t.Fatalf("Pool: %d slots at GOMAXPROCS 1, want 1", n)
+	}
+	runtime.GOMAXPROCS(8)
+	perp.Spread(64, 10, func() {
+		p.Put(p.Get())
+		s.Put(s.Get(8))
+	})
+	if n := p.slots.Len(); n != 8 {
+		t.Errorf("Pool: %d slots after GOMAXPROCS 1 -> 8, want 8", n)
+	}
+	if n := s.st.Load().slots.Len(); n != 8 {
+		t.Errorf("Slices: %d slots after GOMAXPROCS 1 -> 8, want 8", n)
+	}
+	if st := p.Stats(); st.News > 64 {
+		t.Errorf("Pool: %d News for 64 goroutines, want at most 64", st.News)
 	}
 }
 
-// TestSlotRetention pins down the retention contract of the per-P slots: a
-// value in a slot survives collections while the pool is idle, and the first
-// use of the pool after a collection releases it.
-func TestSlotRetention(t *testing.T) {
-	if !pin.OK {
+// TestCountAllAcrossGrowth: counters kept in the slots survive the slots
+// being replaced by a larger array.
+func TestCountAllAcrossGrowth(t *testing.T) {
+	if !perp.OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one P: the test's Puts share its slot
-	var freed atomic.Bool
-	var p Pool[*[64]byte]
-	func() {
-		x := new([64]byte)
-		runtime.AddCleanup(x, func(f *atomic.Bool) { f.Store(true) }, &freed)
-		p.Put(x) // into the slot: the pool was empty
-	}()
-	for range 3 {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	p := Pool[*int]{New: func() *int { return new(int) }, CountAll: true}
+	for range 10 {
+		p.Put(p.Get())
 	}
-	if freed.Load() {
-		t.Fatal("the value in the slot of an idle pool was collected; the test's premise is wrong")
+	runtime.GOMAXPROCS(4)
+	perp.Spread(8, 10, func() { p.Put(p.Get()) })
+	if s := p.Stats(); s.Gets != 90 || s.Puts != 90 {
+		t.Errorf("Stats = %+v, want 90 Gets and 90 Puts", s)
 	}
-	p.Put(new([64]byte)) // first use after the collections: empties the stale slot
-	deadline := time.Now().Add(5 * time.Second)
-	for !freed.Load() && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !freed.Load() {
-		t.Error("the stale slot's value was not released by the first use after a collection")
-	}
-	runtime.KeepAlive(&p) // the pool must outlive the check, or its death frees everything
 }

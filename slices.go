@@ -3,16 +3,14 @@ package reuse
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/debug"
-	"github.com/reuse-go/reuse/internal/pin"
+	"github.com/reuse-go/reuse/internal/perp"
 	"github.com/reuse-go/reuse/internal/sizeclass"
-	"github.com/reuse-go/reuse/internal/stripe"
 )
 
 // DefaultSliceBytes bounds the arrays a Slices keeps when its MaxCap is 0:
@@ -66,10 +64,11 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // operation, and the next Put moves it behind, to its class's sync.Pool. Where
 // a goroutine cannot be pinned to its P (under the race detector, and TinyGo)
 // the sync.Pools work alone. Every garbage collection drops what a sync.Pool
-// has not handed out again since the previous collection. So what a Slices
-// retains is bounded by MaxCap times the slices Put since the last two
-// collections, plus one slice per P (GOMAXPROCS at first use), which an idle
-// pool keeps until it is used again or is itself collected.
+// has not handed out again since the previous collection, and the slots
+// follow the same rule (see "# Retention" in the package documentation). So
+// what a Slices retains is bounded by MaxCap times the slices Put since the
+// last two collections, plus one slice per P, and an idle pool keeps no
+// slice after two collections.
 type Slices[E any] struct {
 	// MaxCap is the largest capacity, in elements, that the pool keeps, rounded
 	// down to a size class. Get(n) for a larger n returns a fresh slice of
@@ -84,7 +83,8 @@ type Slices[E any] struct {
 	Zero bool
 
 	// CountAll makes Stats count every Get and Put, as for Pool. It is off by
-	// default: counting costs a striped add on each call.
+	// default: counting costs an add in the caller's per-P slot on each
+	// call.
 	CountAll bool
 
 	st atomic.Pointer[slicesState]
@@ -97,10 +97,12 @@ type slicesState struct {
 	// often off their cache line (measured: parallel Get/Put 2x slower
 	// without it on the reference machine).
 	_ [64]byte
-	// shards holds one slot per P: a cache in front of the sync.Pools that
-	// costs a pin and a few plain memory accesses, less than a sync.Pool's
-	// Get or Put. Nil where pin.OK is false.
-	shards []slicesShard
+	// slots holds one slice per P (see internal/perp): a cache in front of
+	// the sync.Pools that costs a pin and a few plain memory accesses, less
+	// than a sync.Pool's Get or Put. A slot's Val is the first element of
+	// the array, its Aux the size of the largest class its capacity can
+	// serve. Unused where perp.OK is false.
+	slots perp.Slots
 	// pools holds one sync.Pool per class, of unsafe.Pointers to the first
 	// element of an array of the class's size. The class gives the capacity
 	// back, so no slice header is stored and Put does not allocate.
@@ -115,26 +117,11 @@ type slicesState struct {
 	maxCap   int // the largest class size kept; 0 keeps nothing
 	zero     bool
 	countAll bool
-	all      *stripe.Counters // Gets and Puts, when countAll
 
 	_ [64]byte // keep the rare counters off the line read on every call
 
 	news  atomic.Uint64
 	drops atomic.Uint64
-}
-
-// slicesShard is one P's slot: the last slice Put on that P, as the first
-// element of its array and the size of the largest class its capacity can
-// serve, or nil and 0. Only goroutines pinned
-// to that P read or write it, so plain loads and stores are enough.
-//
-// One slot per P rather than one per class: Put then needs no class, only the
-// capacity, and Get compares that capacity with the size of n's class, which
-// it computes anyway.
-type slicesShard struct {
-	ptr unsafe.Pointer
-	cap int
-	_   [128 - 16]byte // one slot per 128 bytes, two cache lines, as for the striped counters
 }
 
 // NewSlices returns a Slices that keeps slices of capacity up to maxCap
@@ -183,12 +170,6 @@ func (s *Slices[E]) init() *slicesState {
 				st.putLimit = uint(st.maxCap)
 			}
 		}
-		if pin.OK {
-			st.shards = make([]slicesShard, runtime.GOMAXPROCS(0))
-		}
-	}
-	if st.countAll {
-		st.all = stripe.New()
 	}
 	if !s.st.CompareAndSwap(nil, st) {
 		return s.st.Load()
@@ -228,22 +209,26 @@ func (s *Slices[E]) Get(n int) []E {
 		}
 	}
 	size := fitSize(n) // 0 <= n <= maxCap
-	if pin.OK {
-		pid := pin.Pin() // nothing here may allocate or block
-		if pid < len(st.shards) {
-			slot := &st.shards[pid]
-			if slot.cap == size {
-				x := slot.ptr
-				slot.ptr, slot.cap = nil, 0
-				pin.Unpin()
-				r := makeSlice[E](x, n, size)
-				if debug.Enabled {
-					debugSlicesGot(s, r, st.zero)
+	if perp.OK {
+		a := st.slots.Load()
+		pid := perp.Pin() // nothing here may allocate or block
+		if sl := slotAt(a, pid); sl != nil {
+			// Aux first: it is stale once the sweep has emptied Val.
+			if sl.Aux == uintptr(size) {
+				if x := take(sl); x != nil {
+					perp.Unpin()
+					r := makeSlice[E](x, n, size)
+					if debug.Enabled {
+						debugSlicesGot(s, r, st.zero)
+					}
+					return r
 				}
-				return r
 			}
+			perp.Unpin()
+			return s.getShared(st, n)
 		}
-		pin.Unpin()
+		perp.Unpin()
+		st.slots.Grow()
 	}
 	return s.getShared(st, n)
 }
@@ -260,7 +245,7 @@ func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 		st = s.init()
 	}
 	if st.countAll {
-		st.all.Add(countGets)
+		st.slots.Count(true)
 	}
 	if n > st.maxCap || st.pools == nil {
 		st.news.Add(1)
@@ -317,21 +302,26 @@ func (s *Slices[E]) Put(x []E) {
 		debugSlicesSeal(x, false)
 	}
 	p := unsafe.Pointer(unsafe.SliceData(x))
-	if pin.OK {
-		pid := pin.Pin() // nothing here may allocate or block
-		if pid < len(st.shards) {
+	if perp.OK {
+		a := st.slots.Load()
+		if a == nil {
+			a = st.slots.Make()
+		}
+		pid := perp.Pin() // nothing here may allocate or block
+		if sl := slotAt(a, pid); sl != nil {
 			// x takes the slot, with its capacity rounded down to a class
 			// size (1 <= cap(x) <= maxCap); what was there goes behind.
-			slot := &st.shards[pid]
-			old, oldCap := slot.ptr, slot.cap
-			slot.ptr, slot.cap = p, floorSize(cap(x))
-			pin.Unpin()
+			old, oldCap := sl.Val, int(sl.Aux)
+			sl.Aux = uintptr(floorSize(cap(x)))
+			sl.Val = p
+			perp.Unpin()
 			if old != nil {
 				st.putShared(old, oldCap)
 			}
 			return
 		}
-		pin.Unpin()
+		perp.Unpin()
+		st.slots.Grow()
 	}
 	st.putShared(p, cap(x))
 }
@@ -344,7 +334,7 @@ func (s *Slices[E]) putSlow(x []E) *slicesState {
 		st = s.init()
 	}
 	if st.countAll {
-		st.all.Add(countPuts)
+		st.slots.Count(false)
 	}
 	if st.zero {
 		clear(x[:cap(x)])
@@ -383,9 +373,8 @@ func (s *Slices[E]) Stats() Stats {
 		return Stats{}
 	}
 	r := Stats{News: st.news.Load(), Drops: st.drops.Load()}
-	if st.all != nil {
-		r.Gets = st.all.Sum(countGets)
-		r.Puts = st.all.Sum(countPuts)
+	if st.countAll {
+		r.Gets, r.Puts = st.slots.Counters()
 	}
 	return r
 }

@@ -3,34 +3,33 @@ package reuse
 import (
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"testing"
-	"time"
 	"unsafe"
 
-	"github.com/reuse-go/reuse/internal/pin"
+	"github.com/reuse-go/reuse/internal/perp"
 )
-
-func TestSlicesShardLayout(t *testing.T) {
-	if got := unsafe.Sizeof(slicesShard{}); unsafe.Sizeof(uintptr(0)) == 8 && got != 128 {
-		t.Errorf("sizeof(slicesShard) = %d, want 128 (two cache lines)", got)
-	}
-}
 
 // slotOf returns what the calling goroutine's P's slot holds. The test must
 // run with GOMAXPROCS(1) for the answer to stay true.
 func slotOf[E any](s *Slices[E]) (unsafe.Pointer, int) {
-	st := s.st.Load()
-	pid := pin.Pin()
-	defer pin.Unpin()
-	return st.shards[pid].ptr, st.shards[pid].cap
+	var ptr unsafe.Pointer
+	var c int
+	s.st.Load().slots.Each(func(pid int, sl *perp.Slot) {
+		if pid == 0 {
+			ptr, c = sl.Val, int(sl.Aux)
+		}
+	})
+	if ptr == nil {
+		c = 0
+	}
+	return ptr, c
 }
 
 // TestSlicesSlot pins down what the per-P slot holds: the last slice Put,
 // with its capacity rounded down to a class size, and what it held before
 // goes to its class's sync.Pool rather than being lost.
 func TestSlicesSlot(t *testing.T) {
-	if !pin.OK {
+	if !perp.OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -59,38 +58,4 @@ func TestSlicesSlot(t *testing.T) {
 	if s := p.Stats(); s.News != 1 || s.Drops != 0 {
 		t.Errorf("Stats = %+v; want 1 new (the first Get), 0 drops", s)
 	}
-}
-
-// TestSlicesSlotRetention pins down the retention contract of the slot: the
-// slice in it survives collections while the pool is idle, and the next Put
-// moves it behind, to a sync.Pool, which releases it within two collections.
-func TestSlicesSlotRetention(t *testing.T) {
-	if !pin.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var freed atomic.Bool
-	var p Slices[byte]
-	func() {
-		x := make([]byte, 256)
-		runtime.AddCleanup(&x[0], func(f *atomic.Bool) { f.Store(true) }, &freed)
-		p.Put(x) // into the slot
-	}()
-	for range 3 {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if freed.Load() {
-		t.Fatal("the slice in the slot of an idle pool was collected; the test's premise is wrong")
-	}
-	p.Put(make([]byte, 64)) // moves the slice behind
-	deadline := time.Now().Add(5 * time.Second)
-	for !freed.Load() && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !freed.Load() {
-		t.Error("the slice moved behind by a Put was not released by later collections")
-	}
-	runtime.KeepAlive(&p)
 }

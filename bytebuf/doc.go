@@ -90,12 +90,14 @@
 //     before an array is stored and released when it is taken, and the slots
 //     are the pool's own, so the garbage collector does not empty them. They
 //     hold at most 8 arrays per class and are emptied of a class when the
-//     calibration stops keeping it. An idle pool keeps them (up to the
-//     budget) until it is used again.
+//     calibration stops keeping it, and all of them when a collection
+//     interval passes in which the pool handed out no Buffer from its
+//     per-P slots (the pool is idle): an idle pool releases them within two
+//     collections, as a sync.Pool would.
 //   - The home arrays of the Buffers live in a sync.Pool, which the garbage
 //     collector empties over two cycles without telling anyone, and in the
-//     per-P Buffer slots (one Buffer each), which an idle pool keeps until it
-//     is used again. The pool counts the home capacity of every Buffer it
+//     per-P Buffer slots (one Buffer each), which follow the same rule (see
+//     "# Retention" in package reuse). The pool counts the home capacity of every Buffer it
 //     made from its making until a cleanup (runtime.AddCleanup) reports that
 //     the collector freed it.
 //     That count is an estimate that errs high: it includes Buffers in use,

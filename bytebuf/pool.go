@@ -7,9 +7,10 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/debug"
-	"github.com/reuse-go/reuse/internal/pin"
+	"github.com/reuse-go/reuse/internal/perp"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 )
 
@@ -62,9 +63,9 @@ type Config struct {
 // NewPool for other bounds. A Pool is safe for use by multiple goroutines and
 // must not be copied after first use.
 type Pool struct {
-	// slots holds one Buffer per P in front of bufs, made at the first Put;
-	// nil where pin.OK is false.
-	slots atomic.Pointer[[]slot]
+	// slots holds one Buffer per P in front of bufs (see internal/perp);
+	// unused where perp.OK is false.
+	slots perp.Slots
 	// bufs holds the Buffers the slots have no room for, each with its
 	// home array.
 	bufs sync.Pool
@@ -152,22 +153,21 @@ func (p *Pool) Get() *Buffer {
 	if p == nil {
 		panic("bytebuf.Pool.Get: nil *Pool")
 	}
-	if pin.OK {
-		if sl := p.slots.Load(); sl != nil {
-			pid := pin.Pin() // nothing here may allocate or block
-			if pid < len(*sl) {
-				if b := (*sl)[pid].b; b != nil {
-					(*sl)[pid].b = nil
-					pin.Unpin()
-					b.gets++
-					if debug.Enabled {
-						debug.GotPoisoned(p, b, b.buf[:cap(b.buf)])
-					}
-					return b
+	if perp.OK {
+		a := p.slots.Load()
+		pid := perp.Pin() // nothing here may allocate or block
+		if sl := perp.At(a, pid); sl != nil {
+			if v := sl.Take(); v != nil {
+				perp.Unpin()
+				b := (*Buffer)(v)
+				b.gets++
+				if debug.Enabled {
+					debug.GotPoisoned(p, b, b.buf[:cap(b.buf)])
 				}
+				return b
 			}
-			pin.Unpin()
 		}
+		perp.Unpin()
 	}
 	if b, ok := p.bufs.Get().(*Buffer); ok {
 		b.gets++
@@ -384,11 +384,19 @@ func (p *Pool) Stats() Stats {
 	return s
 }
 
-// slot is one P's Buffer. Only goroutines pinned to that P read or write it,
-// so plain loads and stores are enough.
-type slot struct {
-	b *Buffer
-	_ [128 - 8]byte // one slot per 128 bytes, two cache lines
+// swept is called after each sweep of the slots (see internal/perp): when
+// nothing was taken from them since the previous one, the pool is idle, and
+// it lets the collector have the larger arrays it keeps for growth too.
+func (p *Pool) swept(idle bool) {
+	if !idle {
+		return
+	}
+	if st := p.st.Load(); st != nil {
+		for i := range st.slots {
+			p.evict(st, i)
+		}
+	}
+	p.refreshLimit()
 }
 
 // keep stores b, empty and within the bounds, in the slot of the caller's P,
@@ -396,34 +404,27 @@ type slot struct {
 // few plain memory accesses, where each sync.Pool operation costs a pin and
 // more (measured with callgrind: a Get, a 100-byte Write and a Put fell from
 // 256 to 205 instructions, against 225 for a sync.Pool of *bytes.Buffer).
-// An idle pool therefore keeps up to one Buffer per P until it is used
-// again; its home array counts in the budget like any live Buffer's.
+// A slot not used between two collections is emptied (see internal/perp);
+// its Buffer's home array counts in the budget like any live Buffer's until
+// the collector frees it.
 func (p *Pool) keep(b *Buffer) {
-	if pin.OK {
-		sl := p.slots.Load()
-		if sl == nil {
-			sl = p.makeSlots()
+	if perp.OK {
+		a := p.slots.Load()
+		if a == nil {
+			a = p.slots.MakeWith(p.swept)
 		}
-		pid := pin.Pin() // nothing here may allocate or block
-		if pid < len(*sl) {
-			old := (*sl)[pid].b
-			(*sl)[pid].b = b
-			pin.Unpin()
+		pid := perp.Pin() // nothing here may allocate or block
+		if sl := perp.At(a, pid); sl != nil {
+			old := sl.Val
+			sl.Val = unsafe.Pointer(b)
+			perp.Unpin()
 			if old != nil {
-				p.bufs.Put(old)
+				p.bufs.Put((*Buffer)(old))
 			}
 			return
 		}
-		pin.Unpin()
+		perp.Unpin()
+		p.slots.Grow()
 	}
 	p.bufs.Put(b)
-}
-
-// makeSlots makes the slots at the first Put, one per P.
-func (p *Pool) makeSlots() *[]slot {
-	sl := make([]slot, runtime.GOMAXPROCS(0))
-	if !p.slots.CompareAndSwap(nil, &sl) {
-		return p.slots.Load()
-	}
-	return &sl
 }

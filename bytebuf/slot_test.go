@@ -3,36 +3,27 @@ package bytebuf
 import (
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"testing"
-	"time"
-	"unsafe"
 
-	"github.com/reuse-go/reuse/internal/pin"
+	"github.com/reuse-go/reuse/internal/perp"
 )
-
-func TestSlotLayout(t *testing.T) {
-	if got := unsafe.Sizeof(slot{}); unsafe.Sizeof(uintptr(0)) == 8 && got != 128 {
-		t.Errorf("sizeof(slot) = %d, want 128 (two cache lines)", got)
-	}
-}
 
 // slotBuffer returns the Buffer in the calling goroutine's P's slot. The
 // test must run with GOMAXPROCS(1) for the answer to stay true.
 func slotBuffer(p *Pool) *Buffer {
-	sl := p.slots.Load()
-	if sl == nil {
-		return nil
-	}
-	pid := pin.Pin()
-	defer pin.Unpin()
-	return (*sl)[pid].b
+	var b *Buffer
+	p.slots.Each(func(pid int, sl *perp.Slot) {
+		if pid == 0 {
+			b = (*Buffer)(sl.Val)
+		}
+	})
+	return b
 }
 
 // TestSlot pins down what the per-P slot holds: the last Buffer Put, with
 // the one it held before moved behind to the sync.Pool rather than lost.
 func TestSlot(t *testing.T) {
-	if !pin.OK {
+	if !perp.OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -67,37 +58,55 @@ func TestSlot(t *testing.T) {
 	}
 }
 
-// TestSlotRetention pins down the retention contract of the slot: the Buffer
-// in it survives collections while the pool is idle, and the next Put moves
-// it behind, to the sync.Pool, which releases it within two collections.
-func TestSlotRetention(t *testing.T) {
-	if !pin.OK {
+// TestGOMAXPROCSUp: a pool first used with one P gives every P a slot once
+// GOMAXPROCS grows.
+func TestGOMAXPROCSUp(t *testing.T) {
+	if !perp.OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var freed atomic.Bool
 	var p Pool
-	c := p.Get() // kept out, to push b out of the slot later
-	func() {
-		b := p.Get()
-		runtime.AddCleanup(b, func(f *atomic.Bool) { f.Store(true) }, &freed)
-		p.Put(b) // into the slot
-	}()
-	for range 3 {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+	p.Put(p.Get())
+	if n := p.slots.Len(); n != 1 {
+		t.Fatalf("%d slots at GOMAXPROCS 1, want 1", n)
 	}
-	if freed.Load() {
-		t.Fatal("the Buffer in the slot of an idle pool was collected; the test's premise is wrong")
+	runtime.GOMAXPROCS(8)
+	perp.Spread(64, 10, func() { p.Put(p.Get()) })
+	if n := p.slots.Len(); n != 8 {
+		t.Errorf("%d slots after GOMAXPROCS 1 -> 8, want 8", n)
 	}
-	p.Put(c) // takes the slot: b goes behind, to the sync.Pool
-	deadline := time.Now().Add(5 * time.Second)
-	for !freed.Load() && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+}
+
+// TestIdleReleasesLarge: after a burst of Buffers that grew, a pool left idle
+// gives back the larger arrays it keeps for growth, with its slots' Buffers,
+// within two collections of going idle; it used to keep them until used again.
+func TestIdleReleasesLarge(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
-	if !freed.Load() {
-		t.Error("the Buffer moved behind by a Put was not released by later collections")
+	var p Pool
+	for range 200 { // a burst: 16 Buffers in flight, most small, a few growing to 32 KiB
+		bufs := make([]*Buffer, 16)
+		for i := range bufs {
+			bufs[i] = p.Get()
+			n := 100
+			if i%8 == 0 {
+				n = 30 << 10
+			}
+			bufs[i].Write(make([]byte, n))
+		}
+		for _, b := range bufs {
+			p.Put(b)
+		}
 	}
-	runtime.KeepAlive(&p) // the pool must outlive the check, or its death frees everything
+	if p.largeBytes.Load() == 0 {
+		t.Fatal("the burst left no large array in the pool; the test's premise is wrong")
+	}
+	perp.Collect(3) // the burst's last interval, then two idle ones
+	if n := p.largeBytes.Load(); n != 0 {
+		t.Errorf("after the pool went idle and two collections: %d bytes of large arrays kept, want 0", n)
+	}
+	if r := p.Stats().RetainedBytes; r > 64<<10 {
+		t.Errorf("after the pool went idle and two collections: RetainedBytes = %d, want <= 64 KiB", r)
+	}
 }

@@ -21,7 +21,7 @@
 //	reuse_pool_news_total    counter  values created because the pool was empty
 //	reuse_pool_drops_total   counter  values put back and not kept (nil, refused, too large)
 //
-// Gets and Puts cost a striped atomic add on every call, so pools count them
+// Gets and Puts cost an add in a per-P slot on every call, so pools count them
 // only when asked (reuse.Pool.CountAll); they are exported either way and read
 // 0 when not counted. With them, the hit ratio over five minutes is
 //

@@ -1,0 +1,315 @@
+// Package perp is the one per-processor (per-P) cache mechanism of the module:
+// a slot per P in front of a shared pool, the way sync.Pool keeps a private
+// value per P. reuse.Pool, reuse.Slices and bytebuf.Pool use it; nothing else
+// in the module keeps values per P.
+//
+// # The rules
+//
+//   - Sized lazily: a Slots holds no array of slots until its first use, and
+//     then one slot per P (GOMAXPROCS at that time).
+//   - Follows GOMAXPROCS: a P whose id is beyond the array (GOMAXPROCS was
+//     raised, as Go 1.25 and later do on their own when a container's CPU
+//     limit changes) makes a larger array at its next use. Slots of Ps that no
+//     longer run (GOMAXPROCS was lowered) are emptied by the sweep below like
+//     idle ones.
+//   - One retention rule, a second chance: after every garbage collection a
+//     sweep visits every live Slots. A slot from which a value was taken
+//     since the previous sweep keeps what it holds; any other slot is
+//     emptied. So a value Put into a pool that nobody takes from survives the
+//     next collection and is released by the one after, exactly as
+//     sync.Pool's victim cache treats the values behind the slots; in a pool
+//     in use, a slot's value survives until a collection interval passes in
+//     which its P took nothing from it. When no slot of a Slots served a
+//     Get between two sweeps, the sweep also releases the whole array, and the
+//     next use makes a new one: an idle pool keeps no per-P memory.
+//
+// # Concurrency
+//
+// A slot is written only by goroutines pinned to its P (see pin.go), with
+// plain loads and stores, and by the sweep, which only ever stores nil into
+// Val and 0 into Used. The sweep never hands a value out, so a race between
+// the two can only lose a value to the garbage collector, never give one to
+// two owners. Val is one pointer word: Go never tears a word-sized store.
+//
+// Under the race detector and TinyGo, OK is false: callers do not use
+// slots at all and fall back to their shared pool.
+package perp
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// SlotSize is the size of a Slot: two cache lines, because adjacent-line
+// prefetching on x86 makes 64-byte padding share a line in practice.
+const SlotSize = 128
+
+// Slot is one P's cache entry. The owner (a goroutine pinned to the P) reads
+// and writes every field with plain loads and stores; see the package
+// documentation for what the sweep may do concurrently.
+type Slot struct {
+	// Gets and Puts are counters for the owner's use (reuse.Pool's CountAll).
+	// They come first for 64-bit alignment on 32-bit platforms; Stats reads
+	// them with atomic loads.
+	Gets, Puts uint64
+	// Val is the cached value, nil when the slot is empty. The sweep may set
+	// it to nil at any time; an owner that reads a non-nil Val owns that
+	// value once it has stored nil in its place.
+	Val unsafe.Pointer
+	// Spare is the owner's alone: the sweep never touches it (reuse.Pool
+	// keeps an empty box there for its next Put).
+	Spare unsafe.Pointer
+	// Aux describes Val for the owner (reuse.Slices keeps its class size).
+	// It may be stale when the sweep has emptied Val: read Val last.
+	Aux uintptr
+	// used is set by Take and cleared by the sweep.
+	used uint32
+	_    [SlotSize - 16 - 3*unsafe.Sizeof(uintptr(0)) - 4]byte
+}
+
+// Slots is a set of per-P slots. The zero value is ready to use; a Slots
+// must not be copied after first use. Embed it in the structure it serves: the
+// sweep keeps only a weak pointer to it, so it lives and dies with its owner.
+type Slots struct {
+	// arr points to element 0 of the current array, or is nil before first
+	// use and after the sweep released an idle array. Element 0 is a header
+	// whose Aux is the number of Ps the array serves (written once, before
+	// the array is published, and never after: it shares no line that is
+	// written); elements 1 to n are the slots of Ps 0 to n-1.
+	arr atomic.Pointer[Slot]
+
+	mu sync.Mutex // protects replacing arr, and registered
+	// registered is true once the sweep knows this Slots.
+	registered bool
+	// onSweep is set by MakeWith.
+	onSweep func(idle bool)
+	// gets and puts hold the counters of the arrays that were replaced.
+	gets, puts atomic.Uint64
+}
+
+// slot returns the slot of P pid in the array whose header is a.
+func slot(a *Slot, pid int) *Slot {
+	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid+1)*SlotSize))
+}
+
+// Load returns the current array, for At: load it before pin.Pin, so that
+// the pinned section holds only plain memory accesses. It may be nil.
+func (s *Slots) Load() *Slot { return s.arr.Load() }
+
+// At returns the slot of P pid in the array a returned by Load, or nil when a
+// is nil or has no slot for pid. The caller is pinned to pid (pin.Pin
+// returned it) and stays pinned while it uses the slot; it must not allocate,
+// block or call user code until pin.Unpin:
+//
+//	a := s.Load()
+//	pid := Pin()
+//	if sl := perp.At(a, pid); sl != nil {
+//		if v := sl.Take(); v != nil { ... }  // a Get
+//		... or plain loads and stores of Val, Spare, Aux ...
+//		Unpin()
+//		return
+//	}
+//	Unpin()
+//	s.Grow() // on a Put
+//	... the shared pool ...
+//
+// At and Take are small enough to inline; Pin and Unpin are the runtime's
+// own.
+func At(a *Slot, pid int) *Slot {
+	if a == nil || uint(pid) >= uint(a.Aux) {
+		return nil
+	}
+	// slot(a, pid), written out: each inlined call leaves a marker
+	// instruction in the caller.
+	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid+1)*SlotSize))
+}
+
+// Take empties the slot and returns what it held, nil if nothing; a value
+// taken marks the slot as used, which keeps what it holds next through the
+// following sweep. The caller is pinned to the slot's P.
+func (sl *Slot) Take() unsafe.Pointer {
+	v := sl.Val
+	if v != nil {
+		sl.Val = nil
+		sl.used = 1
+	}
+	return v
+}
+
+// Make makes the array, at first use and after the sweep released it, and
+// returns it. The caller must not be pinned.
+func (s *Slots) Make() *Slot {
+	s.Grow()
+	return s.arr.Load()
+}
+
+// MakeWith is Make that also sets, on its first call, a function that each
+// sweep calls after it has visited the slots, with idle true when nothing
+// was taken from any slot since the previous sweep (the array is then
+// released). bytebuf.Pool releases its other caches with it. onSweep runs on
+// the finalizer goroutine: it must be quick, must not block and must not
+// panic. Later calls do not change it.
+func (s *Slots) MakeWith(onSweep func(idle bool)) *Slot {
+	s.mu.Lock()
+	if s.onSweep == nil {
+		s.onSweep = onSweep
+	}
+	s.mu.Unlock()
+	return s.Make()
+}
+
+// Grow makes the array on first use, after the sweep released it, or
+// larger when GOMAXPROCS has grown past it. The caller must not be pinned. It
+// does nothing where slots are not used (OK is false).
+func (s *Slots) Grow() {
+	if OK {
+		s.grow()
+	}
+}
+
+// grow makes an array with a slot for every P, unless the current one has
+// them already, and registers s with the sweep on first use. What the
+// replaced array held is dropped (its counters are kept): a goroutine still
+// pinned to it may finish its operation there, and what it stores is lost to
+// the garbage collector, never handed out twice.
+func (s *Slots) grow() {
+	n := runtime.GOMAXPROCS(0)
+	s.mu.Lock()
+	old := s.arr.Load()
+	if old == nil || int(old.Aux) < n {
+		arr := make([]Slot, n+1)
+		arr[0].Aux = uintptr(n)
+		s.fold(old)
+		s.arr.Store(&arr[0])
+	}
+	register := !s.registered
+	s.registered = true
+	s.mu.Unlock()
+	if register {
+		add(s)
+	}
+}
+
+// plainAdd is true where a slot's owner may increment its counters with
+// plain adds: a 64-bit store is never torn there, so the atomic loads of
+// Counters see whole values. 32-bit platforms use atomic adds.
+const plainAdd = unsafe.Sizeof(uintptr(0)) == 8
+
+// Add adds one to *n, a Gets or Puts counter of a slot the caller is pinned
+// to.
+func Add(n *uint64) {
+	if plainAdd {
+		*n++
+	} else {
+		atomic.AddUint64(n, 1)
+	}
+}
+
+// Count adds one to the Gets counter (get true) or the Puts counter of the
+// calling goroutine's P's slot, for a Get or Put that did not go through its
+// slot; where there is no slot for it, to counters shared by all Ps, with an
+// atomic add.
+func (s *Slots) Count(get bool) {
+	if OK {
+		a := s.Load()
+		pid := Pin()
+		if sl := At(a, pid); sl != nil {
+			if get {
+				Add(&sl.Gets)
+			} else {
+				Add(&sl.Puts)
+			}
+			Unpin()
+			return
+		}
+		Unpin()
+	}
+	if get {
+		s.gets.Add(1)
+	} else {
+		s.puts.Add(1)
+	}
+}
+
+// fold adds the counters of array a, about to be replaced, to s's own. The
+// caller holds s.mu.
+func (s *Slots) fold(a *Slot) {
+	if a == nil {
+		return
+	}
+	for i := range int(a.Aux) {
+		sl := slot(a, i)
+		s.gets.Add(atomic.LoadUint64(&sl.Gets))
+		s.puts.Add(atomic.LoadUint64(&sl.Puts))
+	}
+}
+
+// Counters returns the sums of the slots' Gets and Puts, over the current
+// array and every array replaced before it. Under concurrent use it is a
+// snapshot that may miss increments in flight.
+func (s *Slots) Counters() (gets, puts uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	gets, puts = s.gets.Load(), s.puts.Load()
+	if a := s.arr.Load(); a != nil {
+		for i := range int(a.Aux) {
+			sl := slot(a, i)
+			gets += atomic.LoadUint64(&sl.Gets)
+			puts += atomic.LoadUint64(&sl.Puts)
+		}
+	}
+	return gets, puts
+}
+
+// Len returns the number of Ps the current array serves, 0 when there is
+// none. It is for tests and diagnostics.
+func (s *Slots) Len() int {
+	if a := s.arr.Load(); a != nil {
+		return int(a.Aux)
+	}
+	return 0
+}
+
+// Each calls f with every slot of the current array, for tests and
+// diagnostics; f must not keep the slot.
+func (s *Slots) Each(f func(pid int, sl *Slot)) {
+	if a := s.arr.Load(); a != nil {
+		for i := range int(a.Aux) {
+			f(i, slot(a, i))
+		}
+	}
+}
+
+// sweep applies the retention rule to s: it empties every slot from which
+// nothing was taken since the previous sweep, and releases the array when
+// that is all of them.
+func (s *Slots) sweep() {
+	idle := true
+	if a := s.arr.Load(); a != nil {
+		for i := range int(a.Aux) {
+			sl := slot(a, i)
+			if atomic.LoadUint32(&sl.used) != 0 {
+				atomic.StoreUint32(&sl.used, 0)
+				idle = false
+			} else if atomic.LoadPointer(&sl.Val) != nil {
+				atomic.StorePointer(&sl.Val, nil)
+			}
+		}
+		if idle {
+			s.mu.Lock()
+			if s.arr.Load() == a {
+				s.fold(a)
+				s.arr.Store(nil)
+			}
+			s.mu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	f := s.onSweep
+	s.mu.Unlock()
+	if f != nil {
+		f(idle)
+	}
+}

@@ -1,0 +1,150 @@
+package perp
+
+import (
+	"runtime"
+	"testing"
+	"unsafe"
+)
+
+func TestSlotLayout(t *testing.T) {
+	if got := unsafe.Sizeof(Slot{}); got != SlotSize {
+		t.Errorf("sizeof(Slot) = %d, want %d", got, SlotSize)
+	}
+	if off := unsafe.Offsetof(Slot{}.Gets); off%8 != 0 {
+		t.Errorf("offsetof(Slot.Gets) = %d, want a multiple of 8 (atomic loads on 32-bit)", off)
+	}
+	if off := unsafe.Offsetof(Slot{}.Puts); off%8 != 0 {
+		t.Errorf("offsetof(Slot.Puts) = %d, want a multiple of 8 (atomic loads on 32-bit)", off)
+	}
+}
+
+// put stores v in the calling goroutine's slot, as a Put does.
+func put(s *Slots, v unsafe.Pointer) {
+	a := s.Load()
+	if a == nil {
+		a = s.Make()
+	}
+	pid := Pin()
+	if sl := At(a, pid); sl != nil {
+		sl.Val = v
+	}
+	Unpin()
+}
+
+// take takes what the calling goroutine's slot holds, as a Get does.
+func take(s *Slots) unsafe.Pointer {
+	a := s.Load()
+	pid := Pin()
+	defer Unpin()
+	if sl := At(a, pid); sl != nil {
+		return sl.Take()
+	}
+	return nil
+}
+
+// TestSweepRule applies sweeps by hand and checks the rule of the package
+// documentation, step by step.
+func TestSweepRule(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var s Slots
+	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
+
+	// Put, nothing taken: emptied by the next sweep, with the array.
+	put(&s, x)
+	s.sweep()
+	if n := s.Len(); n != 0 {
+		t.Fatalf("after a sweep of a Slots nothing was taken from: %d slots, want the array released", n)
+	}
+
+	// Taken from, then refilled: the value survives one sweep, not two.
+	put(&s, x)
+	if v := take(&s); v != x {
+		t.Fatalf("Take = %p, want %p", v, x)
+	}
+	put(&s, y)
+	s.sweep()
+	if s.Len() != 1 {
+		t.Fatalf("a Slots taken from lost its array at the next sweep")
+	}
+	if v := take(&s); v != y {
+		t.Fatalf("after one sweep: Take = %p, want %p (the second chance)", v, y)
+	}
+	put(&s, x)
+	s.sweep() // the Take above counts for this interval
+	s.sweep() // nothing taken since
+	if n := s.Len(); n != 0 {
+		t.Errorf("after two sweeps with nothing taken: %d slots, want none", n)
+	}
+	if v := take(&s); v != nil {
+		t.Errorf("after two sweeps with nothing taken: Take = %p, want nil", v)
+	}
+}
+
+// TestSweepOnSweep: the hook sees whether the Slots was idle.
+func TestSweepOnSweep(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var idle []bool
+	var s Slots
+	s.MakeWith(func(i bool) { idle = append(idle, i) })
+	put(&s, unsafe.Pointer(new(int)))
+	take(&s)
+	s.sweep()
+	s.sweep()
+	if len(idle) != 2 || idle[0] || !idle[1] {
+		t.Errorf("OnSweep saw idle = %v, want [false true]", idle)
+	}
+}
+
+// TestRegistryForgetsDeadSlots: the sweep keeps no Slots alive, and forgets
+// the ones that were collected.
+func TestRegistryForgetsDeadSlots(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	Collect(2)
+	before := Registered()
+	func() {
+		for range 100 {
+			s := new(Slots)
+			put(s, unsafe.Pointer(new(int)))
+		}
+	}()
+	if n := Registered(); n < before+100 {
+		t.Fatalf("Registered() = %d after 100 new Slots, want at least %d", n, before+100)
+	}
+	Collect(3)
+	if n := Registered(); n > before {
+		t.Errorf("Registered() = %d after the Slots died and 3 collections, want at most %d", n, before)
+	}
+}
+
+// TestGrow: a P beyond the array gets a slot at the next Make, counters of
+// the replaced array are kept.
+func TestGrow(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var s Slots
+	a := s.Make()
+	slot(a, 0).Gets = 5
+	runtime.GOMAXPROCS(3)
+	s.Grow()
+	if n := s.Len(); n != 3 {
+		t.Fatalf("Len after GOMAXPROCS 1 -> 3 = %d, want 3", n)
+	}
+	if g, _ := s.Counters(); g != 5 {
+		t.Errorf("Counters after growth: gets = %d, want the 5 of the old array", g)
+	}
+	runtime.GOMAXPROCS(2)
+	s.Grow()
+	if n := s.Len(); n != 3 {
+		t.Errorf("Len after GOMAXPROCS 3 -> 2 = %d, want 3 (never shrunk; the sweep empties unused slots)", n)
+	}
+}

@@ -1,0 +1,93 @@
+package perp
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"weak"
+)
+
+// The sweep runs once after every garbage collection, on the finalizer
+// goroutine, from the first use of any Slots on. It visits every Slots still
+// alive through weak pointers, so that it never keeps a pool alive, and
+// forgets the ones the collector has freed.
+
+var registry struct {
+	mu    sync.Mutex // protects all
+	all   []weak.Pointer[Slots]
+	spare []weak.Pointer[Slots] // reused by sweepAll, so a sweep does not allocate
+	once  sync.Once
+}
+
+// sweeps counts the sweeps run, for tests.
+var sweeps atomic.Uint64
+
+// Sweeps returns how many sweeps have run since the program started. Tests
+// use it to wait for the sweep that follows a collection.
+func Sweeps() uint64 { return sweeps.Load() }
+
+// add registers s with the sweep.
+func add(s *Slots) {
+	w := weak.Make(s)
+	registry.mu.Lock()
+	registry.all = append(registry.all, w)
+	registry.mu.Unlock()
+	registry.once.Do(watch)
+}
+
+// watcher is kept unreachable: its finalizer runs after each collection that
+// finds it so, sweeps, and sets itself again.
+type watcher struct {
+	_ *watcher // a pointer, so the tiny allocator does not batch it
+	_ [8]byte
+}
+
+func watch() { runtime.SetFinalizer(new(watcher), onGC) }
+
+func onGC(w *watcher) {
+	sweepAll()
+	sweeps.Add(1)
+	runtime.SetFinalizer(w, onGC)
+}
+
+// sweepAll sweeps every live Slots and forgets the dead ones. It works on a
+// copy of the list so that a Slots registering meanwhile never waits for the
+// sweep of others, and so that no lock of the registry is held while a
+// Slots' own lock is taken.
+func sweepAll() {
+	registry.mu.Lock()
+	list := append(registry.spare[:0], registry.all...)
+	registry.mu.Unlock()
+
+	dead := 0
+	for _, w := range list {
+		if s := w.Value(); s != nil {
+			s.sweep()
+		} else {
+			dead++
+		}
+	}
+
+	registry.mu.Lock()
+	if dead > 0 {
+		live := registry.all[:0]
+		for _, w := range registry.all {
+			if w.Value() != nil {
+				live = append(live, w)
+			}
+		}
+		clear(registry.all[len(live):])
+		registry.all = live
+	}
+	clear(list)
+	registry.spare = list[:0]
+	registry.mu.Unlock()
+}
+
+// Registered returns the number of Slots the sweep knows, dead ones not yet
+// forgotten included. It is for tests.
+func Registered() int {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	return len(registry.all)
+}

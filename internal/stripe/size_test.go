@@ -1,5 +1,0 @@
-package stripe
-
-import "unsafe"
-
-func unsafeSizeofCell() uintptr { return unsafe.Sizeof(cell{}) }

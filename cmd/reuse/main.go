@@ -56,6 +56,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cfg.opt.Progress = progress(f, report.Select(cfg.opt.Filter))
 	}
 	r := report.Run(cfg.opt)
+	if cfg.sweep {
+		r.Sweep = sweep(cfg.opt, stderr)
+	}
 	if cfg.opt.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -67,6 +70,26 @@ type config struct {
 	opt      report.Options
 	htmlFile string
 	jsonFile string
+	sweep    bool
+}
+
+// sweepDefault selects the workloads of a GC sweep when -filter does not:
+// one size curve, one codec and the mixed-size buffers.
+var sweepDefault = regexp.MustCompile(`W1|W9|W11`)
+
+// sweep runs the GC sweep over the workloads opt selects (sweepDefault if
+// none), with progress on stderr when the main run had it.
+func sweep(opt report.Options, stderr io.Writer) []report.SweepPoint {
+	if opt.Filter == nil {
+		opt.Filter = sweepDefault
+	}
+	var progress func(i, n int, g report.GC)
+	if opt.Progress != nil {
+		progress = func(i, n int, g report.GC) {
+			fmt.Fprintf(stderr, "\r\033[K[gc sweep %d/%d] GOGC=%d, live heap %sB", i+1, n, g.GOGC, report.Bytes(float64(g.Ballast)))
+		}
+	}
+	return report.Sweep(opt, progress)
 }
 
 // parse reads the command line into a config; usage and flag errors go to
@@ -83,6 +106,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	filter := fs.String("filter", "", "run only the workloads whose id is matched whole, or whose name is matched, by `REGEXP` (W1 is W1 alone; W9|W10, gzip)")
 	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 22 s budget")
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
+	fs.BoolVar(&cfg.sweep, "gc-sweep", false, "also measure W1, W9 and W11 (or the -filter selection) under GOGC 25, 100 and 400 and live heaps of 0 to 128 MiB (adds a minute or more: its rounds have a 60 s budget)")
 	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n       reuse compare OLD.json NEW.json\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")

@@ -506,3 +506,35 @@ func TestCompareCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestGCSweep runs a sweep over one small workload and checks that every
+// setting was measured and is stated.
+func TestGCSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs one workload under fifteen GC settings")
+	}
+	top, stdout, _ := runJSON(t, "-filter", "W2", "-gc-sweep")
+	pts, _ := top["gc_sweep"].([]any)
+	if want := len(report.SweepGOGC) * len(report.SweepBallast); len(pts) != want {
+		t.Fatalf("%d sweep points, want %d", len(pts), want)
+	}
+	seen := map[string]bool{}
+	for _, pv := range pts {
+		p := pv.(map[string]any)
+		g := p["gc"].(map[string]any)
+		key := fmt.Sprint(g["gogc"], "/", g["ballast"])
+		seen[key] = true
+		if live, ballast := g["live_heap"].(float64), g["ballast"].(float64); live < ballast {
+			t.Errorf("setting %s: live heap %v below its ballast", key, live)
+		}
+		if s := p["speedup"].(float64); s <= 0 || s < p["low"].(float64) || s > p["high"].(float64) {
+			t.Errorf("setting %s: speedup %v outside [%v, %v]", key, s, p["low"], p["high"])
+		}
+	}
+	if len(seen) != len(pts) {
+		t.Errorf("%d distinct settings in %d points", len(seen), len(pts))
+	}
+	if !strings.Contains(stdout, "GC sweep") || !strings.Contains(stdout, "GOGC=400") {
+		t.Errorf("table lacks the sweep:\n%s", stdout)
+	}
+}

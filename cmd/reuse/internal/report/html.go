@@ -18,6 +18,7 @@ func WriteHTML(w io.Writer, r Report) error {
 		Speedup  template.HTML
 		Curves   []template.HTML
 		Retained []template.HTML
+		Sweep    []template.HTML
 		Findings []workloadFinding
 	}{R: r, Summary: Summarize(r), Speedup: template.HTML(SpeedupChart(r).SVG())}
 	for _, c := range CurveCharts(r) {
@@ -25,6 +26,9 @@ func WriteHTML(w io.Writer, r Report) error {
 	}
 	for _, c := range RetainedCharts(r) {
 		data.Retained = append(data.Retained, template.HTML(c.SVG()))
+	}
+	for _, c := range SweepCharts(r.Sweep) {
+		data.Sweep = append(data.Sweep, template.HTML(c.SVG()))
 	}
 	for _, wl := range r.Workloads {
 		for _, f := range wl.Findings {
@@ -273,6 +277,11 @@ dl.legend dd { margin: 0 0 0 16px; font-size: 14px; color: #444; }
 <figcaption>Median time per op, with the quartiles of the rounds as error bars. Allocation grows with size; a pool's Get and Put do not. Below the crossover, allocating is cheaper than pooling (pitfall P8).</figcaption></figure>{{end}}
 {{range .Retained}}<figure>{{.}}
 <figcaption>The heap a fresh instance of each variant keeps after its requests and one garbage collection: what a pool holds on to between bursts (pitfall P7).</figcaption></figure>{{end}}
+
+{{if .Sweep}}<h2>Does pooling still pay on my service? (GC sweep)</h2>
+<p class="note">The same workloads measured again under each GOGC, with a live heap of pointer-holding ballast beside them, as a service's own data would be: the collector then runs more often (low GOGC) or has more to mark (large heap), and a pool is emptied by each collection (pitfall P6).</p>
+{{range .Sweep}}<figure>{{.}}
+<figcaption>Geometric mean over the workload's cases of reuse's median speedup against fresh allocation; bars are the geometric means of the cases' 95% interval bounds.</figcaption></figure>{{end}}{{end}}
 
 <h2>Pitfalls found in this run</h2>
 {{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> in {{.ID}} {{.Name}}, <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>

@@ -35,6 +35,9 @@ type Report struct {
 	Seconds    float64    `json:"seconds"`
 	Mode       string     `json:"mode"` // "default" or "full"
 	Workloads  []Workload `json:"workloads"`
+	// Sweep, when asked for (-gc-sweep), is reuse's gain measured again
+	// under a grid of GC settings.
+	Sweep []SweepPoint `json:"gc_sweep,omitempty"`
 }
 
 // Workload is one of W1–W11 with its cases and what its pitfall detectors found.

@@ -64,6 +64,7 @@ func WriteText(w io.Writer, r Report) error {
 			wrap(&b, "  ", "= "+n)
 		}
 	}
+	WriteSweep(&b, r.Sweep)
 	writeLegend(&b)
 	_, err := io.WriteString(w, b.String())
 	return err

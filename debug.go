@@ -27,8 +27,10 @@ const Debug = debug.Enabled
 //     a slice T's elements up to cap) and reports when the next Get finds it
 //     changed.
 //   - Leaks: an object taken by Get and collected by the garbage collector
-//     without being Put back is reported with the call site of its Get.
-//     Reports arrive some time after the collection, from another goroutine.
+//     without being Put back or given up with Discard is reported with the
+//     call site of its Get. Reports arrive some time after the collection,
+//     from another goroutine; for a Slices, a few collections later, once no
+//     Put of a larger array shows that append replaced it.
 //
 // What cannot be detected: for a Pool[T] whose T is a struct, string, number,
 // interface or func value, nothing (the pool holds a copy, with no identity);
@@ -36,8 +38,12 @@ const Debug = debug.Enabled
 // value's own pointers (a *bytes.Buffer's bytes; the bytes pools poison those
 // instead); a read after Put that writes nothing; a write after Put undone
 // before the next Get, or made after that Get; a use after Put of an object
-// the pool dropped (the garbage collector or Accept); leaks of slices, whose
-// array append may legitimately replace before Put; leaks of objects of 16
+// the pool dropped (the garbage collector or Accept); a leak of a Slices
+// slice that coincides with the Put of a larger array the pool did not hand
+// out (which append could have made to replace it), while a slice whose
+// replacement by append is held through several collections before its Put
+// is reported; leaks of Pool[T] slices, whose array append may replace
+// before Put; leaks of objects of 16
 // bytes or less without pointers, which the runtime may batch so that they
 // are never collected on their own; and leaks under TinyGo, which implements
 // neither runtime.AddCleanup nor weak pointers.
@@ -170,8 +176,8 @@ func debugGot[T any](p *Pool[T], x T) {
 // debugSlicesPut is Slices.Put's first hook: it reports a double Put of x's
 // array and returns false when x must not be stored.
 func debugSlicesPut[E any](s *Slices[E], x []E) bool {
-	obj, _, _ := debug.Slice(x)
-	return debug.Put(s, obj)
+	obj, mem, _ := debug.Slice(x)
+	return debug.PutSlice(s, obj, len(mem))
 }
 
 // debugSlicesSeal is Slices.Put's hook after any clearing, before x is kept
@@ -185,14 +191,21 @@ func debugSlicesSeal[E any](x []E, zero bool) {
 	debug.Seal(obj, mem, mode)
 }
 
-// debugSlicesGot is Slices.Get's hook for a slice taken from the pool. A
-// slice's array is not tracked for leaks: append may replace it before a
-// correct Put.
+// debugSlicesGot is Slices.Get's hook for a slice taken from the pool. Its
+// array's leak goes through the pool's ledger (debug.GotSlice): append may
+// replace the array before a correct Put of the new one.
 func debugSlicesGot[E any](s *Slices[E], x []E, zero bool) {
 	obj, mem, mode := debug.Slice(x[:cap(x)])
 	if zero {
 		mode = debug.Snapshot
 	}
-	debug.Got(s, obj, false)
+	debug.GotSlice(s, obj, len(mem))
 	debug.Check(s, obj, mem, mode)
+}
+
+// debugSlicesNew is Slices.Get's hook for a slice it made, of a capacity
+// the pool keeps.
+func debugSlicesNew[E any](s *Slices[E], x []E) {
+	obj, mem, _ := debug.Slice(x)
+	debug.GotSlice(s, obj, len(mem))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
@@ -123,5 +124,34 @@ func TestSlicesDebugCorrectUseReportsNothing(t *testing.T) {
 	reusetest.Collect()
 	if got := m.all(); len(got) != 0 {
 		t.Errorf("correct use reported %d misuses, first:\n%s", len(got), got[0])
+	}
+}
+
+// dropSlice takes a slice and drops it.
+//
+//go:noinline
+func dropSlice(s *reuse.Slices[int64]) { s.Get(50)[0] = 1 }
+
+// TestSlicesLeakReportedAfterGrace checks that a slice taken and dropped
+// outside any test's handler is reported by the ledger's ticks alone, a few
+// collections later, and that a slice grown by append and then Put is not.
+func TestSlicesLeakReportedAfterGrace(t *testing.T) {
+	if !debug.Leaks {
+		t.Skip("leak detection is off on this platform")
+	}
+	m := catchMisuse(t)
+	s := new(reuse.Slices[int64])
+	dropSlice(s)
+	x := s.Get(70)
+	for range cap(x) + 1 {
+		x = append(x, 1) // replaces the array
+	}
+	reusetest.Collect()
+	reusetest.Collect()
+	s.Put(x) // two collections later: still in time
+	reusetest.CollectUntil(t, "the slice's leak report", func() bool { return len(m.of(reuse.Leak)) > 0 })
+	reusetest.Collect()
+	if got := m.of(reuse.Leak); len(got) != 1 || !strings.Contains(got[0].Stacks, "reuse_test.dropSlice") {
+		t.Errorf("leak reports %v, want one, naming dropSlice", got)
 	}
 }

@@ -21,10 +21,9 @@ func (p *Pool[T]) Discard(x T) {
 }
 
 // Discard tells the pool that the caller gives x up on purpose instead of
-// putting it back, as Pool.Discard does. The debug build does not track
-// leaks of slices (append may replace a slice's array before a correct
-// Put), so Discard of a slice only marks its array as no longer out; in a
-// normal build it does nothing.
+// putting it back, as Pool.Discard does: the debug build does not report
+// its array as a leak. In a normal build it does nothing and compiles to
+// nothing.
 func (s *Slices[E]) Discard(x []E) {
 	if debug.Enabled {
 		if obj, _, _ := debug.Slice(x); obj != nil {

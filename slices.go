@@ -268,7 +268,11 @@ func (s *Slices[E]) getShared(st *slicesState, n int) []E {
 		return r
 	}
 	st.news.Add(1)
-	return make([]E, n, size)
+	r := make([]E, n, size)
+	if debug.Enabled {
+		debugSlicesNew(s, r)
+	}
+	return r
 }
 
 // eface is the layout of an interface value.

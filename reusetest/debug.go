@@ -54,6 +54,7 @@ func scope(t TB, f func(r debug.Report, prev *debug.Handler)) {
 	t.Cleanup(func() {
 		if debug.Enabled && debug.Leaks {
 			flushCleanups()
+			debug.SettleSlices(h)
 		}
 		debug.Swap(prev)
 		h.Close()

@@ -49,9 +49,24 @@ func collected(r *record) {
 		}
 	}
 	scope := r.scope
+	slice, capBytes, poolAddr := r.slice, r.capBytes, r.poolAddr
 	s.mu.Unlock()
 	switch {
 	case !leaked:
+	case slice:
+		// Append may have replaced the array before a correct Put of
+		// the new one: the ledger decides.
+		ledgerCollected(poolAddr, capBytes, rep, scope)
+	default:
+		deliverLeak(rep, scope)
+	}
+}
+
+// deliverLeak sends a leak report to scope, the handler in place at the
+// object's Get: the default when it was nil, and standard error once a
+// test's scoped handler has closed.
+func deliverLeak(rep Report, scope *Handler) {
+	switch {
 	case scope == nil:
 		Fallback(rep)
 	case !scope.Scoped:

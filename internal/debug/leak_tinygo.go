@@ -16,3 +16,9 @@ func keyOf(obj unsafe.Pointer) key { return uintptr(obj) }
 
 // watch does nothing: TinyGo runs no cleanups, so leaks are not detected.
 func watch(unsafe.Pointer, *record) {}
+
+// SettleSlices does nothing: leaks are not detected.
+func SettleSlices(*Handler) {}
+
+// ledgerForeignPut does nothing: leaks are not detected.
+func ledgerForeignPut(uintptr, int) {}

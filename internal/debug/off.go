@@ -60,3 +60,12 @@ func SealBytes(b []byte) {}
 
 // CheckBytes does nothing in a normal build.
 func CheckBytes(pool any, b []byte) {}
+
+// PutSlice does nothing and returns true in a normal build.
+func PutSlice(pool any, obj unsafe.Pointer, capBytes int) bool { return true }
+
+// GotSlice does nothing in a normal build.
+func GotSlice(pool any, obj unsafe.Pointer, capBytes int) {}
+
+// SettleSlices does nothing in a normal build.
+func SettleSlices(h *Handler) {}

@@ -31,8 +31,12 @@ type record struct {
 	shard *shard
 	obj   uintptr // address, for messages
 	in    bool    // put back and not taken out since
-	got   bool    // get holds the stack of the Get that took it out
+	got   bool    // out: taken by the Get in get, not Put or discarded since
 	leaks bool    // report a leak if collected while out
+	// slice marks an array handed out by a pool of slices, whose leak the
+	// ledger of its pool confirms; capBytes is its size.
+	slice    bool
+	capBytes int
 	// scope is the handler in place at the last Get (nil for the
 	// default), which owns the report if the object leaks.
 	scope *Handler
@@ -97,8 +101,15 @@ func (r *record) poolName() string {
 // returns true, or reports a double Put and returns false, in which case the
 // pool must not store the object. A nil obj is not tracked.
 func Put(pool any, obj unsafe.Pointer) bool {
+	ok, _ := put(pool, obj)
+	return ok
+}
+
+// put is Put, and reports whether obj was out: taken by a Get and not given
+// back or discarded since.
+func put(pool any, obj unsafe.Pointer) (ok, wasOut bool) {
 	if obj == nil {
-		return true
+		return true, false
 	}
 	s := shardOf(obj)
 	s.mu.Lock()
@@ -117,13 +128,50 @@ func Put(pool any, obj unsafe.Pointer) bool {
 		}
 		s.mu.Unlock()
 		send(rep)
-		return false
+		return false, false
 	}
+	wasOut = r.got
 	r.in = true
+	r.got = false
 	r.setPool(pool)
 	r.put.capture()
 	s.mu.Unlock()
-	return true
+	return true, wasOut
+}
+
+// PutSlice is Put for the array of a slice of capBytes bytes given to a pool
+// of slices. An array that the pool did not hand out (grown by append, or
+// made by the caller) may replace one that did, whose collection then is
+// not a leak: it is credited to the pool's ledger.
+func PutSlice(pool any, obj unsafe.Pointer, capBytes int) bool {
+	ok, wasOut := put(pool, obj)
+	if ok && !wasOut && obj != nil {
+		ledgerForeignPut(poolAddrOf(pool), capBytes)
+	}
+	return ok
+}
+
+// GotSlice is Got for the array of a slice of capBytes bytes handed out by
+// a pool of slices: its leak is reported once the pool's ledger rules out
+// that append replaced it (see PutSlice).
+func GotSlice(pool any, obj unsafe.Pointer, capBytes int) {
+	if obj == nil {
+		return
+	}
+	Got(pool, obj, Leaks)
+	s := shardOf(obj)
+	s.mu.Lock()
+	if r := s.find(obj); r != nil {
+		r.slice = true
+		r.capBytes = capBytes
+	}
+	s.mu.Unlock()
+}
+
+func poolAddrOf(pool any) uintptr {
+	var r record
+	r.setPool(pool)
+	return r.poolAddr
 }
 
 // Got is called by a pool's Get with the object it is about to return. When
@@ -140,6 +188,7 @@ func Got(pool any, obj unsafe.Pointer, leaks bool) {
 	r.in = false
 	r.got = true
 	r.leaks = leaks
+	r.slice = false
 	r.scope = handler.Load()
 	r.setPool(pool)
 	r.get.capture()

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/reusetest"
@@ -337,15 +336,13 @@ func testRelease(t *testing.T, mk func() (*int, func())) {
 		runtime.AddCleanup(ptr, func(c *atomic.Int64) { c.Add(1) }, &cleaned)
 		put()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for cleaned.Load() < n && time.Now().Before(deadline) {
-		runtime.GC() // the first GC moves pooled values to the victim cache,
-		runtime.GC() // the second frees them
-		time.Sleep(10 * time.Millisecond)
-	}
-	// The pool's per-P slots may each keep one value until the pool is used
-	// again (see Retention in the package docs); everything else must go.
-	if got, want := cleaned.Load(), int64(n-runtime.GOMAXPROCS(0)); got < want {
+	// The first GC moves pooled values to the victim cache, the second
+	// frees them. The pool's per-P slots may each keep one value until the
+	// pool is used again (see Retention in the package docs); everything
+	// else must go.
+	want := int64(n - runtime.GOMAXPROCS(0))
+	reusetest.CollectUntil(t, "the pooled values' cleanups", func() bool { return cleaned.Load() >= want })
+	if got := cleaned.Load(); got < want {
 		t.Errorf("%d of %d pooled values were collected, want at least %d", got, n, want)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unsafe"
 	"weak"
 
@@ -183,9 +182,8 @@ func TestSlicesFreedByGC(t *testing.T) {
 		p.Put(s)
 	}
 	for i := range 100 {
-		runtime.GC()
-		time.Sleep(time.Millisecond) // let the finalizers after the collection run
-		p.Put(p.Get(3))              // use the pool: the P's slots are emptied
+		reusetest.Collect()
+		p.Put(p.Get(3)) // use the pool: the P's slots are emptied
 		alive := 0
 		for _, w := range arrays {
 			if w.Value() != nil {

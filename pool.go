@@ -115,7 +115,7 @@ func (s Stats) Hits() uint64 {
 // (the zero T when New is nil). The caller owns the value until it Puts it.
 func (p *Pool[T]) Get() T {
 	if p == nil {
-		panic("reuse: Pool.Get called on a nil *Pool")
+		panic("reuse: Pool.Get: nil *Pool")
 	}
 	mode := p.mode.Load()
 	if mode == 0 {
@@ -209,7 +209,7 @@ func (p *Pool[T]) unbox(x any) T {
 // Put transfers ownership: the caller must not touch x afterwards.
 func (p *Pool[T]) Put(x T) {
 	if p == nil {
-		panic("reuse: Pool.Put called on a nil *Pool")
+		panic("reuse: Pool.Put: nil *Pool")
 	}
 	if debug.Enabled && !debugPut(p, x) {
 		return // a double Put, reported; storing it twice would hand it out twice
@@ -339,7 +339,7 @@ func (p *Pool[T]) init() uint32 {
 // under load is approximate; each counter is exact once the pool is quiet.
 func (p *Pool[T]) Stats() Stats {
 	if p == nil {
-		panic("reuse: Pool.Stats called on a nil *Pool")
+		panic("reuse: Pool.Stats: nil *Pool")
 	}
 	s := Stats{News: p.news.Load(), Drops: p.drops.Load()}
 	s.Gets, s.Puts = p.slots.Counters()

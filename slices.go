@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -151,7 +152,7 @@ func checkMaxCap(maxCap int, size uintptr) error {
 func (s *Slices[E]) init() *slicesState {
 	size := unsafe.Sizeof(*new(E))
 	if err := checkMaxCap(s.MaxCap, size); err != nil {
-		panic("reuse: Slices used with " + err.Error())
+		panic("reuse: Slices: " + strings.TrimPrefix(err.Error(), "reuse: "))
 	}
 	st := &slicesState{zero: s.Zero, countAll: s.CountAll}
 	maxCap := s.MaxCap
@@ -197,7 +198,7 @@ func makeSlice[E any](p unsafe.Pointer, n, size int) []E {
 // as make does. The caller owns the slice until it Puts it.
 func (s *Slices[E]) Get(n int) []E {
 	if s == nil {
-		panic("reuse: Slices.Get called on a nil *Slices")
+		panic("reuse: Slices.Get: nil *Slices")
 	}
 	st := s.st.Load()
 	// One test sends the rare cases to getSlow: first use, counting, n < 0
@@ -238,7 +239,7 @@ func (s *Slices[E]) Get(n int) []E {
 // fresh slice, n being above MaxCap (or nothing being kept).
 func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 	if n < 0 {
-		panic("reuse: Slices.Get called with negative length " + strconv.Itoa(n))
+		panic("reuse: Slices.Get: negative length " + strconv.Itoa(n))
 	}
 	st = s.st.Load()
 	if st == nil {
@@ -289,7 +290,7 @@ type eface struct {
 // its array, afterwards.
 func (s *Slices[E]) Put(x []E) {
 	if s == nil {
-		panic("reuse: Slices.Put called on a nil *Slices")
+		panic("reuse: Slices.Put: nil *Slices")
 	}
 	if debug.Enabled && !debugSlicesPut(s, x) {
 		return // a double Put, reported; storing it twice would hand it out twice
@@ -370,7 +371,7 @@ func (st *slicesState) putShared(p unsafe.Pointer, n int) {
 // CountAll is set. Under load the snapshot is approximate, as for Pool.
 func (s *Slices[E]) Stats() Stats {
 	if s == nil {
-		panic("reuse: Slices.Stats called on a nil *Slices")
+		panic("reuse: Slices.Stats: nil *Slices")
 	}
 	st := s.st.Load()
 	if st == nil {

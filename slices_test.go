@@ -272,12 +272,12 @@ func TestSlicesMisuse(t *testing.T) {
 		f    func()
 		want string // panic message prefix, "" for no panic
 	}{
-		{"Get(-1)", func() { new(reuse.Slices[byte]).Get(-1) }, "reuse: Slices.Get called with negative length -1"},
-		{"Get(MinInt)", func() { new(reuse.Slices[byte]).Get(math.MinInt) }, "reuse: Slices.Get called with negative length"},
-		{"nil Get", func() { (*reuse.Slices[byte])(nil).Get(1) }, "reuse: Slices.Get called on a nil *Slices"},
-		{"nil Put", func() { (*reuse.Slices[byte])(nil).Put(nil) }, "reuse: Slices.Put called on a nil *Slices"},
-		{"nil Stats", func() { (*reuse.Slices[byte])(nil).Stats() }, "reuse: Slices.Stats called on a nil *Slices"},
-		{"negative MaxCap field", func() { (&reuse.Slices[byte]{MaxCap: -1}).Get(1) }, "reuse: Slices used with reuse: invalid Slices configuration"},
+		{"Get(-1)", func() { new(reuse.Slices[byte]).Get(-1) }, "reuse: Slices.Get: negative length -1"},
+		{"Get(MinInt)", func() { new(reuse.Slices[byte]).Get(math.MinInt) }, "reuse: Slices.Get: negative length"},
+		{"nil Get", func() { (*reuse.Slices[byte])(nil).Get(1) }, "reuse: Slices.Get: nil *Slices"},
+		{"nil Put", func() { (*reuse.Slices[byte])(nil).Put(nil) }, "reuse: Slices.Put: nil *Slices"},
+		{"nil Stats", func() { (*reuse.Slices[byte])(nil).Stats() }, "reuse: Slices.Stats: nil *Slices"},
+		{"negative MaxCap field", func() { (&reuse.Slices[byte]{MaxCap: -1}).Get(1) }, "reuse: Slices: invalid Slices configuration"},
 		{"Put(nil)", func() { new(reuse.Slices[byte]).Put(nil) }, ""},
 		{"Put(empty)", func() { new(reuse.Slices[byte]).Put([]byte{}) }, ""},
 		{"Put(nil) with Zero", func() { (&reuse.Slices[byte]{Zero: true}).Put(nil) }, ""},

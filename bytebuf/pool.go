@@ -151,7 +151,7 @@ func (p *Pool) defaultCap() int {
 // default capacity. The caller owns it until it passes it to Put.
 func (p *Pool) Get() *Buffer {
 	if p == nil {
-		panic("bytebuf.Pool.Get: nil *Pool")
+		panic("bytebuf: Pool.Get: nil *Pool")
 	}
 	if perp.OK {
 		a := p.slots.Load()
@@ -238,14 +238,14 @@ func (p *Pool) Put(b *Buffer) {
 // that are sampled, and Buffers the pool may not keep.
 func (p *Pool) putSlow(b *Buffer) {
 	if p == nil {
-		panic("bytebuf.Pool.Put: nil *Pool")
+		panic("bytebuf: Pool.Put: nil *Pool")
 	}
 	if b == nil {
 		return
 	}
 	if b.pool != p {
 		if b.pool != nil {
-			panic("bytebuf.Pool.Put: Buffer from another Pool")
+			panic("bytebuf: Pool.Put: Buffer from another Pool")
 		}
 		p.drops.Add(1)
 		return
@@ -361,7 +361,7 @@ type Stats struct {
 // time while other goroutines may update them.
 func (p *Pool) Stats() Stats {
 	if p == nil {
-		panic("bytebuf.Pool.Stats: nil *Pool")
+		panic("bytebuf: Pool.Stats: nil *Pool")
 	}
 	s := Stats{
 		News:          p.news.Load(),

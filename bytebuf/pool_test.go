@@ -379,11 +379,11 @@ func TestMisusePanics(t *testing.T) {
 			b.WriteString("ab")
 			b.WriteTo(overWriter{})
 		}},
-		{"Put(other Pool's)", "bytebuf.Pool.Put", func() {
+		{"Put(other Pool's)", "bytebuf: Pool.Put", func() {
 			var p, q bytebuf.Pool
 			q.Put(p.Get())
 		}, nil},
-		{"nil Pool Get", "bytebuf.Pool.Get", func() { (*bytebuf.Pool)(nil).Get() }, nil},
+		{"nil Pool Get", "bytebuf: Pool.Get", func() { (*bytebuf.Pool)(nil).Get() }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,11 @@
 //   - missing Reset: a value with a Reset method (*bytes.Buffer,
 //     *strings.Builder) Put into an unexported sync.Pool whose Gets, all in
 //     this package, never reset it either. Reported at the Put.
+//   - with -leak, a quieter check that is off by default: a value taken from
+//     a pool that never leaves the function (not returned, stored, sent or
+//     passed on) and is not given back on some path to a return. That is a
+//     missed reuse, not a bug: the GC collects the value. Reported at the
+//     Get.
 //
 // Functions that give back one of their parameters on every path that
 // returns (a helper that Puts its argument, a method that Puts its

@@ -125,7 +125,7 @@ func (vs *values) addAlloc(a *ssa.Alloc) {
 		}
 		return true
 	}
-	if !walk(a) || len(stores) != 1 {
+	if !walk(a) || len(stores) != 1 || isResultSlot(a) {
 		return
 	}
 	for _, l := range locs {
@@ -229,11 +229,12 @@ func (vs *values) compute(v ssa.Value) origin {
 			// A slice or map loaded from pooled memory shares its backing
 			// store with the pooled value; a pointer loaded from it points
 			// to an object of its own.
-			// A pointer loaded from a field is a part of the pooled
-			// object (its buffer, its encoder), but a value loaded from
-			// a box (*p) is what the box holds, not the box.
-			_, field := x.X.(*ssa.FieldAddr)
-			if (owning(x.Type()) || field && aliasing(x.Type())) && !vs.detached(x.X) {
+			// A pointer loaded from pooled memory may point to the
+			// pooled object's own part (its encoder) or to something
+			// shared (its server, its connection): it is not counted,
+			// so that nothing false is reported. A slice or map loaded
+			// from it is its memory.
+			if owning(x.Type()) && !vs.detached(x.X) {
 				return vs.shared(x.X)
 			}
 		}

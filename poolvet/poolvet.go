@@ -248,6 +248,9 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		}
 	}
 	c.checkEscapeBeforePut(fn, rels)
+	if leakCheck {
+		c.checkLeaks(fn, rels)
+	}
 }
 
 // checkAfter reports uses of r's value on the paths after r.
@@ -457,6 +460,10 @@ func (c *checker) escapes(addr ssa.Value, root ssa.Value) bool {
 // isResultSlot reports whether addr is a local that holds a result for a
 // return after the deferred calls ran.
 func (c *checker) isResultSlot(addr ssa.Value) bool {
+	return isResultSlot(addr)
+}
+
+func isResultSlot(addr ssa.Value) bool {
 	a, ok := addr.(*ssa.Alloc)
 	if !ok {
 		return false
@@ -475,17 +482,14 @@ func (c *checker) isResultSlot(addr ssa.Value) bool {
 
 // kills returns, per block of fn, the index where root's value is defined
 // afresh: a path through it no longer carries the released value.
-func (c *checker) kills(fn *ssa.Function, root ssa.Value) map[*ssa.BasicBlock]int {
-	k := make(map[*ssa.BasicBlock]int)
+func (c *checker) kills(fn *ssa.Function, root ssa.Value) map[*ssa.BasicBlock][]int {
+	k := make(map[*ssa.BasicBlock][]int)
 	add := func(in ssa.Instruction) {
 		if in == nil || in.Block() == nil || in.Parent() != fn {
 			return
 		}
 		b := in.Block()
-		i := slices.Index(b.Instrs, in)
-		if old, ok := k[b]; !ok || i < old {
-			k[b] = i
-		}
+		k[b] = append(k[b], slices.Index(b.Instrs, in))
 	}
 	members := c.vs.members[root]
 	if len(members) == 0 {

@@ -42,6 +42,15 @@ func TestSuites(t *testing.T) {
 	}
 }
 
+// TestLeak runs the quieter check, which is off by default.
+func TestLeak(t *testing.T) {
+	if err := poolvet.Analyzer.Flags.Set("leak", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer poolvet.Analyzer.Flags.Set("leak", "false")
+	analysistest.Run(factsOnly{t}, analysistest.TestData(), poolvet.Analyzer, "leak")
+}
+
 // recorder counts what analysistest reports instead of failing.
 type recorder struct {
 	*testing.T

@@ -17,7 +17,7 @@ type region struct {
 // after returns the instructions that can run after start, on paths that
 // do not pass a kill point (a block and the index of the instruction that
 // redefines the value followed).
-func after(start ssa.Instruction, kills map[*ssa.BasicBlock]int) *region {
+func after(start ssa.Instruction, kills map[*ssa.BasicBlock][]int) *region {
 	r := &region{in: make(map[ssa.Instruction]bool), endOf: make(map[*ssa.BasicBlock]bool)}
 	b := start.Block()
 	if b == nil {
@@ -26,8 +26,10 @@ func after(start ssa.Instruction, kills map[*ssa.BasicBlock]int) *region {
 	var queue []*ssa.BasicBlock
 	visit := func(b *ssa.BasicBlock, from int) {
 		to := len(b.Instrs)
-		if k, ok := kills[b]; ok && k >= from {
-			to = k
+		for _, k := range kills[b] {
+			if k >= from && k < to {
+				to = k
+			}
 		}
 		for _, in := range b.Instrs[from:to] {
 			if !r.in[in] {

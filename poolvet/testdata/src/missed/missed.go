@@ -38,3 +38,16 @@ func missedInterfaceClose(w io.Writer) {
 	c.Close()
 	zw.Write(nil) // want `used after Close`
 }
+
+type box struct{ b *bytes.Buffer }
+
+var boxes reuse.Pool[*box]
+
+// A pointer loaded from a field of a pooled struct may be its own part or a
+// shared object (a server, a connection); poolvet does not count it as the
+// pooled memory, so returning it past a deferred Put goes unreported.
+func missedPointerField() *bytes.Buffer {
+	x := boxes.Get()
+	defer boxes.Put(x)
+	return x.b // want `returned`
+}

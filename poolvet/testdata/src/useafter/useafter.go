@@ -165,7 +165,10 @@ func badBufio(r io.Reader) {
 	br.ReadByte() // want `br is used after Close`
 }
 
-type box struct{ b *bytes.Buffer }
+type box struct {
+	b    *bytes.Buffer
+	data []byte
+}
 
 var boxes reuse.Pool[*box]
 
@@ -186,10 +189,10 @@ func badLocalMethodExpr() {
 	x.b.Reset() // want `x is used after Put`
 }
 
-func badDeferredLocalMethod() *bytes.Buffer {
+func badDeferredLocalMethod() []byte {
 	x := boxes.Get()
 	defer x.free()
-	return x.b // want `memory of x is returned, but the deferred Put`
+	return x.data[:1] // want `memory of x is returned, but the deferred Put`
 }
 
 // --- clean -----------------------------------------------------------------

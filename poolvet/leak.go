@@ -1,0 +1,175 @@
+package poolvet
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// leakCheck enables the quieter check: a value taken from a pool that
+// never leaves the function and is not given back on a path to a return.
+// Such a value is not a bug, only a reuse missed: the GC collects it and the
+// next Get allocates anew.
+var leakCheck bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&leakCheck, "leak", false, "also report values taken from a pool and not given back on a path that returns (a missed reuse, not a bug)")
+}
+
+// gets are the methods that take a value from a pool.
+var gets = map[string]bool{
+	"sync.Pool.Get":                 true,
+	module + ".Pool.Get":            true,
+	module + ".Slices.Get":          true,
+	module + "/bytebuf.Pool.Get":    true,
+	module + "/jsonpool.Values.Get": true,
+}
+
+// checkLeaks reports Gets whose value stays in fn and reaches a return
+// without being given back.
+func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			call, ok := in.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee, _ := callTarget(call.Common())
+			if callee == nil {
+				continue
+			}
+			obj, ok := callee.Object().(*types.Func)
+			if !ok || !gets[methodKey(obj)] {
+				continue
+			}
+			rep, _ := c.vs.of(call)
+			if c.escapesFunc(fn, rep) {
+				continue
+			}
+			kills := c.kills(fn, rep)
+			for _, r := range rels {
+				if r.root == rep {
+					blk := r.instr.Block()
+					kills[blk] = append(kills[blk], indexOf(blk, r.instr))
+				}
+			}
+			reg := after(call, kills)
+			for _, x := range reg.instrs {
+				if ret, ok := x.(*ssa.Return); ok {
+					at := ret.Pos()
+					if !at.IsValid() && fn.Syntax() != nil {
+						at = fn.Syntax().End() - 1 // the closing brace
+					}
+					c.report(call.Pos(), fmt.Sprintf("value taken from the pool is not given back on the path to the return at %s: the next Get allocates anew", c.where(posOr(at, call.Pos()))), 0)
+					break
+				}
+			}
+		}
+	}
+}
+
+func posOr(p, q token.Pos) token.Pos {
+	if p.IsValid() {
+		return p
+	}
+	return q
+}
+
+func indexOf(b *ssa.BasicBlock, in ssa.Instruction) int {
+	for i, x := range b.Instrs {
+		if x == in {
+			return i
+		}
+	}
+	return -1
+}
+
+// escapesFunc reports whether a value of class rep, or memory of it, may
+// outlive fn, come back under another name, or be given back elsewhere:
+// anything but method calls on it, calls that cannot return its memory,
+// comparisons, releases and conversions counts.
+func (c *checker) escapesFunc(fn *ssa.Function, rep ssa.Value) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			uses := false
+			for _, op := range in.Operands(nil) {
+				if *op != nil {
+					if r, _ := c.vs.of(*op); r == rep {
+						uses = true
+					}
+				}
+			}
+			if !uses {
+				continue
+			}
+			if v, ok := in.(ssa.Value); ok {
+				if r, _ := c.vs.of(v); r == rep {
+					continue // the same memory under another name: its uses count
+				}
+			}
+			switch x := in.(type) {
+			case *ssa.BinOp, *ssa.DebugRef:
+				continue
+			case *ssa.Store:
+				if r, _ := c.vs.of(x.Addr); r == rep {
+					continue // into the pooled value itself
+				}
+				if _, single := c.vs.single[x.Addr]; single {
+					continue
+				}
+				return true
+			case *ssa.Go:
+				return true
+			case ssa.CallInstruction:
+				if len(c.releasesAt(x)) > 0 {
+					continue
+				}
+				common := x.Common()
+				if _, ok := common.Value.(*ssa.Builtin); ok {
+					continue // len, cap, copy, append: nothing keeps it
+				}
+				args := common.Args
+				if recv, _ := methodCall(common); recv != nil && !common.IsInvoke() {
+					if r, _ := c.vs.of(recv); r == rep {
+						args = args[1:]
+					}
+				}
+				for _, a := range args {
+					r, derived := c.vs.of(a)
+					if r != rep {
+						continue
+					}
+					if !derived || mayReturnMemory(common.Signature().Results()) {
+						return true // a callee may keep it or hand it back
+					}
+				}
+				if v := x.Value(); v != nil && common.IsInvoke() {
+					if r, _ := c.vs.of(common.Value); r == rep {
+						return true
+					}
+				}
+				continue
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayReturnMemory reports whether results can carry memory passed in:
+// anything but basic values and errors.
+func mayReturnMemory(results *types.Tuple) bool {
+	for i := range results.Len() {
+		t := results.At(i).Type()
+		if types.Identical(t, types.Universe.Lookup("error").Type()) {
+			continue
+		}
+		if aliasing(t) {
+			return true
+		}
+	}
+	return false
+}

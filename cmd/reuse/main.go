@@ -8,6 +8,7 @@
 //
 //	go run ./cmd/reuse [bench] [-html FILE] [-json FILE] [-filter REGEXP] [-full] [-time D]
 //	go run ./cmd/reuse compare OLD.json NEW.json
+//	go run ./cmd/reuse advise [-json] PROFILE
 //
 // The terminal table goes to standard output. While it runs, progress goes
 // to standard error when that is a terminal.
@@ -19,7 +20,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
@@ -27,11 +31,15 @@ import (
 
 func main() {
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
-	if err != nil && !errors.Is(err, flag.ErrHelp) {
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errReported) {
 		fmt.Fprintln(os.Stderr, "reuse:", err)
 	}
 	os.Exit(exitCode(err))
 }
+
+// errReported is returned when a subcommand has already said what went
+// wrong, so main adds nothing to it.
+var errReported = errors.New("reported")
 
 // exitCode is the process's exit status after run returned err: 0 on
 // success and when help was asked for (-h), 2 otherwise.
@@ -47,6 +55,9 @@ func exitCode(err error) int {
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "compare" {
 		return compare(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "advise" {
+		return advise(args[1:], stdout, stderr)
 	}
 	cfg, err := parse(args, stderr)
 	if err != nil {
@@ -109,7 +120,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.sweep, "gc-sweep", false, "also measure W1, W9 and W11 (or the -filter selection) under GOGC 25, 100 and 400 and live heaps of 0 to 128 MiB (adds a minute or more: its rounds have a 60 s budget)")
 	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n       reuse compare OLD.json NEW.json\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n       reuse compare OLD.json NEW.json\n       reuse advise [-json] PROFILE\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -189,6 +200,69 @@ func compare(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return report.Compare(stdout, runs[0], runs[1])
+}
+
+// adviseModule is where the advise command lives, relative to the
+// repository's root: a module of its own, because it reads profiles with
+// github.com/google/pprof and the reuse module has no third-party
+// dependencies.
+const adviseModule = "cmd/reuse/advise"
+
+// advise is "reuse advise PROFILE": it runs the advise command with go run
+// in the clone this command runs in, so that the reuse module itself never
+// requires pprof.
+func advise(args []string, stdout, stderr io.Writer) error {
+	dir, err := adviseDir()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", append([]string{"run", "."}, absPaths(args)...)...)
+	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, os.Stdin, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return errReported
+		}
+		return fmt.Errorf("advise: %w", err)
+	}
+	return nil
+}
+
+// adviseDir finds the advise module from the working directory up.
+func adviseDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		d := filepath.Join(dir, filepath.FromSlash(adviseModule))
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("advise: run it in a clone of the reuse repository, or: go run github.com/reuse-go/reuse/%s@latest PROFILE", adviseModule)
+		}
+		dir = parent
+	}
+}
+
+// absPaths makes the arguments that name existing files absolute, since
+// the advise command runs in its own directory.
+func absPaths(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if strings.HasPrefix(a, "-") || strings.Contains(a, "://") {
+			continue
+		}
+		if _, err := os.Stat(a); err == nil {
+			if abs, err := filepath.Abs(a); err == nil {
+				out[i] = abs
+			}
+		}
+	}
+	return out
 }
 
 func writeFile(name string, write func(io.Writer) error) error {

@@ -7,8 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -536,5 +538,39 @@ func TestGCSweep(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "GC sweep") || !strings.Contains(stdout, "GOGC=400") {
 		t.Errorf("table lacks the sweep:\n%s", stdout)
+	}
+}
+
+// TestAdviseRuns runs "reuse advise" end to end: the advise module, on a
+// heap profile of this test process.
+func TestAdviseRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the advise module")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	file := filepath.Join(t.TempDir(), "heap.pb.gz")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"advise", "-json", file}, &stdout, &stderr); err != nil {
+		t.Fatalf("advise: %v\n%s", err, stderr.String())
+	}
+	var a map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &a); err != nil {
+		t.Fatalf("advise -json wrote %q: %v", stdout.String(), err)
+	}
+	if a["total_bytes"].(float64) <= 0 {
+		t.Errorf("advise read no allocations: %v", a)
+	}
+	if err := run([]string{"advise", filepath.Join(t.TempDir(), "missing")}, io.Discard, io.Discard); err == nil {
+		t.Error("advise on a missing file: nil error")
 	}
 }

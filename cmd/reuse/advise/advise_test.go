@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// The functions below are the test program: each allocates in a way with
+// a known answer. They run in this test binary with every allocation
+// sampled (MemProfileRate 1), so the profile is exact.
+
+var (
+	sinkBytes   []byte
+	sinkInts    []int64
+	sinkRecord  *record
+	sinkCounter *int64
+	sinkString  string
+)
+
+type record struct {
+	ID    int64
+	Name  string
+	Tags  [4]string
+	Score float64
+}
+
+//go:noinline
+func growBuffers() {
+	chunk := bytes.Repeat([]byte("x"), 512)
+	for i := 0; i < 400; i++ {
+		var b bytes.Buffer
+		for k := 0; k < 16; k++ {
+			b.Write(chunk)
+		}
+		sinkBytes = b.Bytes()
+	}
+}
+
+//go:noinline
+func gzipEach() {
+	for i := 0; i < 20; i++ {
+		zw := gzip.NewWriter(io.Discard)
+		zw.Write([]byte("hello, hello, hello"))
+		zw.Close()
+	}
+}
+
+//go:noinline
+func varyingSlices() {
+	for i := 0; i < 2000; i++ {
+		sinkInts = make([]int64, 64+i%512)
+	}
+}
+
+//go:noinline
+func fixedStructs() {
+	for i := 0; i < 20000; i++ {
+		sinkRecord = &record{ID: int64(i)}
+	}
+}
+
+//go:noinline
+func loadOnce() {
+	sinkBytes = make([]byte, 8<<20)
+}
+
+//go:noinline
+func tinyCounters() {
+	for i := 0; i < 100000; i++ {
+		n := int64(i)
+		sinkCounter = &n
+	}
+}
+
+//go:noinline
+func formatStrings() {
+	for i := 0; i < 20000; i++ {
+		sinkString = strings.Repeat("ab", 64+i%64)
+	}
+}
+
+var (
+	profileOnce sync.Once
+	profileData []byte
+)
+
+// testProfile runs the test program once per test binary, with every
+// allocation sampled, and returns its heap profile.
+func testProfile(t *testing.T) *profile.Profile {
+	t.Helper()
+	profileOnce.Do(func() { profileData = makeProfile(t) })
+	p, err := profile.ParseData(profileData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func makeProfile(t *testing.T) []byte {
+	old := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	defer func() { runtime.MemProfileRate = old }()
+	growBuffers()
+	gzipEach()
+	varyingSlices()
+	fixedStructs()
+	loadOnce()
+	tinyCounters()
+	formatStrings()
+	runtime.GC() // the profile is as of the last collection
+	var b bytes.Buffer
+	if err := pprof.Lookup("allocs").WriteTo(&b, 0); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func find(sites []Site, fn string) *Site {
+	for i := range sites {
+		if strings.HasSuffix(sites[i].Function, "."+fn) {
+			return &sites[i]
+		}
+	}
+	return nil
+}
+
+// TestAdviseKnownSites checks the advice on each site of the test program,
+// whose answers are known.
+func TestAdviseKnownSites(t *testing.T) {
+	a, err := Analyze(testProfile(t), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ fn, use, kind string }{
+		{"growBuffers", "bytebuf.Pool", "bytes.Buffer growth"},
+		{"gzipEach", "gzpool.Compress", "compress/gzip writer"},
+		{"varyingSlices", "reuse.Slices", "makeslice of varying sizes"},
+		{"fixedStructs", "reuse.Pool[*T]", "newobject, fixed size"},
+	} {
+		s := find(a.Pool, tt.fn)
+		if s == nil {
+			t.Errorf("%s: not advised to pool; skipped as %+v", tt.fn, find(a.Skip, tt.fn))
+			continue
+		}
+		if !strings.Contains(s.Use, tt.use) || !strings.Contains(s.Kind, tt.kind) {
+			t.Errorf("%s: kind %q, use %q; want %q, %q", tt.fn, s.Kind, s.Use, tt.kind, tt.use)
+		}
+		if s.Saving == "" || s.Bytes <= 0 {
+			t.Errorf("%s: no saving: %+v", tt.fn, s)
+		}
+	}
+	if s := find(a.Pool, "varyingSlices"); s != nil && (s.Sizes < 2 || !strings.Contains(s.Bound, "MaxCap")) {
+		t.Errorf("varyingSlices: %d sizes, bound %q; want several sizes and a MaxCap", s.Sizes, s.Bound)
+	}
+	if s := find(a.Pool, "fixedStructs"); s != nil && s.Sizes != 1 {
+		t.Errorf("fixedStructs: %d sizes, want 1", s.Sizes)
+	}
+	for _, tt := range []struct{ fn, why string }{
+		{"loadOnce", "one-time"},
+		{"tinyCounters", "break-even"},
+		{"formatStrings", "strings"},
+	} {
+		s := find(a.Skip, tt.fn)
+		if s == nil {
+			t.Errorf("%s: not rejected; advised as %+v", tt.fn, find(a.Pool, tt.fn))
+			continue
+		}
+		if !strings.Contains(s.Why, tt.why) {
+			t.Errorf("%s: rejected because %q, want %q", tt.fn, s.Why, tt.why)
+		}
+	}
+	// The one-time site is the heaviest in bytes, yet not advised.
+	if len(a.Pool) > 0 && strings.HasSuffix(a.Pool[0].Function, ".loadOnce") {
+		t.Error("the one-time allocation ranks first among the sites to pool")
+	}
+}
+
+// TestAdviseCommand runs the command on a profile file, as text and JSON.
+func TestAdviseCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "heap.pb.gz")
+	var b bytes.Buffer
+	if err := testProfile(t).Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run([]string{file}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Pool these", "gzpool.Compress", "bytebuf.Pool", "Do not pool these", "one-time allocation"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := run([]string{"-json", file}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var a Advice
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatalf("-json: %v", err)
+	}
+	if len(a.Pool) == 0 || len(a.Skip) == 0 {
+		t.Errorf("-json: %d sites to pool, %d to skip", len(a.Pool), len(a.Skip))
+	}
+	for _, args := range [][]string{{}, {"a", "b"}, {filepath.Join(t.TempDir(), "missing")}} {
+		if err := run(args, io.Discard, io.Discard); err == nil {
+			t.Errorf("run(%q) = nil error, want one", args)
+		}
+	}
+}
+
+// TestNotHeap rejects a profile without allocation samples.
+func TestNotHeap(t *testing.T) {
+	p := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}}}
+	if _, err := Analyze(p, DefaultOptions()); err != ErrNotHeap {
+		t.Errorf("Analyze(CPU profile) = %v, want ErrNotHeap", err)
+	}
+}
+
+func TestIsStd(t *testing.T) {
+	for fn, want := range map[string]bool{
+		"runtime.mallocgc":                  true,
+		"compress/flate.(*compressor).init": true,
+		"bytes.(*Buffer).grow":              true,
+		"main.handle":                       false,
+		"github.com/x/y.(*T).Do":            false,
+		"github.com/x/y/z.f.func1":          false,
+		"internal/runtime/maps.newarray":    true,
+		"example.com/m.f":                   false,
+	} {
+		if got := isStd(fn); got != want {
+			t.Errorf("isStd(%q) = %v, want %v", fn, got, want)
+		}
+	}
+}
+
+// TestAdviseURL reads the profile from a /debug/pprof/heap URL.
+func TestAdviseURL(t *testing.T) {
+	var b bytes.Buffer
+	if err := testProfile(t).Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/debug/pprof/heap" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write(b.Bytes())
+	}))
+	defer srv.Close()
+	var out bytes.Buffer
+	if err := run([]string{srv.URL + "/debug/pprof/heap"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "gzpool.Compress") {
+		t.Errorf("advice from the URL lacks the gzip site:\n%s", out.String())
+	}
+	if err := run([]string{srv.URL + "/nothing"}, io.Discard, io.Discard); err == nil {
+		t.Error("a 404 URL: nil error")
+	}
+}

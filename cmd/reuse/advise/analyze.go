@@ -1,0 +1,368 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/pprof/profile"
+)
+
+// ErrNotHeap is returned for a profile without allocation samples.
+var ErrNotHeap = errors.New("not a heap profile: no alloc_space and alloc_objects samples")
+
+// Options tune the advice.
+type Options struct {
+	// BreakEven is the object size, in bytes, at or below which allocating
+	// is as cheap as pooling (objects of up to 16 B come from Go's tiny
+	// allocator, 16 to a block) (the report's B1 curve measures it: go run
+	// ./cmd/reuse -filter B1).
+	BreakEven float64
+	// OneTime is the number of objects at or below which a site counts as
+	// a one-time allocation, which a pool would never hand out again.
+	OneTime float64
+	// Minor is the share of all allocated bytes below which a site is too
+	// small to matter; such sites are counted, not listed.
+	Minor float64
+}
+
+// DefaultOptions are the options of the command without flags.
+func DefaultOptions() Options { return Options{BreakEven: 16, OneTime: 3, Minor: 0.005} }
+
+// Advice is the result of Analyze.
+type Advice struct {
+	TotalBytes   float64 `json:"total_bytes"`   // allocated over the profile's life
+	TotalObjects float64 `json:"total_objects"` // likewise
+	BreakEven    float64 `json:"break_even_bytes"`
+	// Pool lists the sites worth pooling, most bytes first; Skip the heavy
+	// sites that are not, with the reason.
+	Pool []Site `json:"pool"`
+	Skip []Site `json:"skip"`
+	// Minor counts the sites under Options.Minor of all bytes.
+	Minor int `json:"minor_sites"`
+}
+
+// Site is one allocation site: the first function outside the standard
+// library and the runtime on the allocating stacks, at one line.
+type Site struct {
+	Function string   `json:"function"`
+	File     string   `json:"file"`
+	Line     int64    `json:"line"`
+	Kind     string   `json:"kind"` // what is allocated, inferred from the stack and sizes
+	Bytes    float64  `json:"bytes"`
+	Objects  float64  `json:"objects"`
+	Share    float64  `json:"share"` // of all bytes allocated
+	MinSize  float64  `json:"min_size"`
+	MaxSize  float64  `json:"max_size"`
+	AvgSize  float64  `json:"avg_size"`
+	Sizes    int      `json:"distinct_sizes"`
+	Use      string   `json:"use,omitempty"`   // the reuse type or function to use
+	Bound    string   `json:"bound,omitempty"` // the bound to give it
+	Saving   string   `json:"saving,omitempty"`
+	Why      string   `json:"why,omitempty"` // why not to pool, for a skipped site
+	Stack    []string `json:"stack"`         // the standard-library frames under the site, leaf first
+}
+
+// site accumulates the samples of one site.
+type site struct {
+	Site
+	sizes      map[float64]float64 // object size → objects
+	heaviest   float64
+	heavyChain []string
+}
+
+// Analyze ranks the allocation sites of a heap profile.
+func Analyze(p *profile.Profile, opt Options) (Advice, error) {
+	ib, io := -1, -1
+	for i, st := range p.SampleType {
+		switch st.Type {
+		case "alloc_space":
+			ib = i
+		case "alloc_objects":
+			io = i
+		}
+	}
+	if ib < 0 || io < 0 {
+		return Advice{}, ErrNotHeap
+	}
+	a := Advice{BreakEven: opt.BreakEven, Pool: []Site{}, Skip: []Site{}}
+	sites := map[string]*site{}
+	for _, s := range p.Sample {
+		bytes, objects := float64(s.Value[ib]), float64(s.Value[io])
+		if bytes == 0 {
+			continue
+		}
+		a.TotalBytes += bytes
+		a.TotalObjects += objects
+		frames := expand(s.Location)
+		at := slices.IndexFunc(frames, func(f frame) bool { return !isStd(f.fn) })
+		var chain []string
+		st := &site{}
+		key := "(runtime)"
+		if at >= 0 {
+			key = fmt.Sprintf("%s:%d", frames[at].fn, frames[at].line)
+		} else {
+			at = len(frames)
+		}
+		for _, f := range frames[:at] {
+			chain = append(chain, f.fn)
+		}
+		if x, ok := sites[key]; ok {
+			st = x
+		} else {
+			st.sizes = map[float64]float64{}
+			st.Function = key
+			if at < len(frames) {
+				st.Function, st.File, st.Line = frames[at].fn, frames[at].file, frames[at].line
+			}
+			sites[key] = st
+		}
+		st.Bytes += bytes
+		st.Objects += objects
+		size := bytes / math.Max(objects, 1)
+		if v := s.NumLabel["bytes"]; len(v) > 0 {
+			size = float64(v[0])
+		}
+		st.sizes[size] += objects
+		if bytes > st.heaviest {
+			st.heaviest, st.heavyChain = bytes, chain
+		}
+	}
+	for _, st := range sites {
+		st.finish(a.TotalBytes)
+		if st.Share < opt.Minor {
+			a.Minor++
+			continue
+		}
+		if st.classify(opt) {
+			a.Pool = append(a.Pool, st.Site)
+		} else {
+			a.Skip = append(a.Skip, st.Site)
+		}
+	}
+	for _, l := range [][]Site{a.Pool, a.Skip} {
+		sort.SliceStable(l, func(i, j int) bool { return l[i].Bytes > l[j].Bytes })
+	}
+	return a, nil
+}
+
+type frame struct {
+	fn   string
+	file string
+	line int64
+}
+
+// expand lists a sample's frames leaf first, inlined calls included.
+func expand(locs []*profile.Location) []frame {
+	var out []frame
+	for _, l := range locs {
+		for _, ln := range l.Line {
+			if ln.Function != nil {
+				out = append(out, frame{ln.Function.Name, ln.Function.Filename, ln.Line})
+			}
+		}
+	}
+	return out
+}
+
+// isStd reports whether a function belongs to the runtime or the standard
+// library: its package path's first element has no dot, and it is not a
+// main package.
+func isStd(fn string) bool {
+	pkg := fn
+	if i := strings.LastIndex(pkg, "/"); i >= 0 {
+		if j := strings.Index(pkg[i:], "."); j >= 0 {
+			pkg = pkg[:i+j]
+		}
+	} else if j := strings.Index(pkg, "."); j >= 0 {
+		pkg = pkg[:j]
+	}
+	first, _, _ := strings.Cut(pkg, "/")
+	return !strings.Contains(first, ".") && pkg != "main" && pkg != "command-line-arguments"
+}
+
+// finish computes the sizes and share.
+func (s *site) finish(total float64) {
+	s.Stack = s.heavyChain
+	s.Share = s.Bytes / math.Max(total, 1)
+	s.AvgSize = s.Bytes / math.Max(s.Objects, 1)
+	s.MinSize, s.MaxSize = math.Inf(1), 0
+	for size, n := range s.sizes {
+		if n > 0 {
+			s.MinSize, s.MaxSize = math.Min(s.MinSize, size), math.Max(s.MaxSize, size)
+			s.Sizes++
+		}
+	}
+	if math.IsInf(s.MinSize, 1) {
+		s.MinSize = 0
+	}
+}
+
+// has reports whether any frame under the site contains one of names.
+func (s *site) has(names ...string) bool {
+	for _, f := range s.Stack {
+		for _, n := range names {
+			if strings.Contains(f, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leaf is the innermost frame, "" when there is none.
+func (s *site) leaf() string {
+	if len(s.Stack) == 0 {
+		return ""
+	}
+	return s.Stack[0]
+}
+
+// classify names what the site allocates and the reuse type for it, and
+// reports whether it is worth pooling; when not, Why says why.
+func (s *site) classify(opt Options) bool {
+	if !s.kind() {
+		return false
+	}
+	switch {
+	case s.Objects <= opt.OneTime:
+		s.Why = fmt.Sprintf("one-time allocation: %s in %.0f objects over the whole profile; a pool would never hand it out again", size(s.Bytes), s.Objects)
+	case s.AvgSize < opt.BreakEven+1 && !s.codec():
+		s.Why = fmt.Sprintf("objects of %s on average, at or below the break-even of %s: allocating them is as cheap as pooling (pitfall P8)", size(s.AvgSize), size(opt.BreakEven))
+	default:
+		s.Saving = fmt.Sprintf("up to %s and %s allocations over the profile (%.0f%% of all bytes allocated): a pool hands the memory back instead", size(s.Bytes), count(s.Objects), 100*s.Share)
+		return true
+	}
+	s.Use, s.Bound = "", ""
+	return false
+}
+
+func (s *site) codec() bool { return strings.HasPrefix(s.Kind, "compress/") }
+
+// kind infers what is allocated and the reuse type to use from the stack
+// and the sizes. It returns false for what reuse cannot pool, with Why set.
+func (s *site) kind() bool {
+	// A gzip or zlib writer makes its flate compressor at the first Write,
+	// so the stack shows flate.NewWriter under the gzip or zlib frames.
+	codecs := []struct{ wrapper, ctor, kind, use, bound string }{
+		{"compress/gzip.", "compress/flate.NewWriter", "compress/gzip writer", "gzpool.Compress(dst, src, level)", "one pooled writer per level in use (about 800 KB each)"},
+		{"compress/zlib.", "compress/flate.NewWriter", "compress/zlib writer", "zlibpool.Compress(dst, src, level)", "one pooled writer per level in use"},
+		{"compress/gzip.", "compress/gzip.NewReader", "compress/gzip reader", "gzpool.Decompress(dst, src, limit)", "a limit on the decompressed size"},
+		{"compress/gzip.", "compress/gzip.(*Reader)", "compress/gzip reader", "gzpool.Decompress(dst, src, limit)", "a limit on the decompressed size"},
+		{"compress/zlib.", "compress/zlib.NewReader", "compress/zlib reader", "zlibpool.Decompress(dst, src, limit)", "a limit on the decompressed size"},
+		{"compress/flate.", "compress/flate.NewWriter", "compress/flate writer", "flatepool.Compress(dst, src, level)", "one pooled writer per level in use"},
+		{"compress/flate.", "compress/flate.NewReader", "compress/flate reader", "flatepool.Decompress(dst, src, limit)", "a limit on the decompressed size"},
+	}
+	for _, c := range codecs {
+		if s.has(c.wrapper) && s.has(c.ctor) {
+			s.Kind, s.Use, s.Bound = c.kind, c.use, c.bound
+			return true
+		}
+	}
+	switch {
+	case s.has("bufio.NewReader"):
+		s.Kind, s.Use, s.Bound = "bufio.Reader", "bufiopool.NewReader(r, size), Close to give it back", fmt.Sprintf("size %s", size(s.MaxSize))
+	case s.has("bufio.NewWriter"):
+		s.Kind, s.Use, s.Bound = "bufio.Writer", "bufiopool.NewWriter(w, size), Close to give it back", fmt.Sprintf("size %s", size(s.MaxSize))
+	case s.has("encoding/json.Marshal", "encoding/json.(*Encoder)", "encoding/json.NewEncoder"):
+		s.Kind, s.Use = "encoding/json encoding", "jsonpool.Append(dst, v) or jsonpool.Encode(w, v)"
+	case s.has("encoding/json.Unmarshal", "encoding/json.(*Decoder)", "encoding/json.NewDecoder"):
+		s.Kind, s.Use, s.Bound = "encoding/json decoding", "jsonpool.Decode(r, v, limit), or jsonpool.Values[T] for the values", "a limit on the input size"
+	case s.has("io.copyBuffer") && !s.has("io.CopyBuffer"):
+		s.Kind, s.Use, s.Bound = "io.Copy's 32 KiB buffer", "io.CopyBuffer(dst, src, buf) with buf from a reuse.Slices[byte]", "32 KiB"
+	case s.has("io.ReadAll"):
+		s.Kind, s.Use = "io.ReadAll growth", "bytebuf.Pool: buf.ReadFrom(r) into a pooled Buffer, or reuse.Slices[byte] and an append loop"
+		s.Bound = fmt.Sprintf("MaxCap %s or more: the largest read here is %s", size(ceilPow2(s.MaxSize)), size(s.MaxSize))
+	case s.has("bytes.growSlice", "bytes.(*Buffer).grow"):
+		s.Kind, s.Use = "bytes.Buffer growth", "bytebuf.Pool (Get, write, Put)"
+		s.Bound = fmt.Sprintf("bytebuf.Config{MaxCap: %s} or more: the largest buffer seen grew to %s", size(ceilPow2(s.MaxSize)), size(s.MaxSize))
+	case s.has("strings.(*Builder)", "runtime.concatstring", "runtime.slicebytetostring", "runtime.rawstring", "strconv."):
+		s.Kind = "strings"
+		s.Why = "strings: a string is handed out as a value and can never be given back; build into a pooled bytebuf.Buffer and write it out instead"
+		return false
+	case s.has("runtime.makemap", "runtime.mapassign", "runtime.hashGrow", "internal/runtime/maps."):
+		s.Kind = "map"
+		s.Why = "maps: reuse does not pool them; keep the map and clear() it between uses"
+		return false
+	case s.has("runtime.makeslice", "runtime.growslice", "runtime.makeslicecopy"):
+		s.sliceKind()
+	case s.onlyRuntime() && s.Sizes > 1:
+		// Heap profiles leave out the runtime's allocation frames: an
+		// allocation made by the site itself shows no frame under it,
+		// and only the sizes tell a slice of varying length from an
+		// object of one type.
+		s.sliceKind()
+	case s.onlyRuntime():
+		s.Kind = fmt.Sprintf("newobject, fixed size %s", size(s.MaxSize))
+		s.Use, s.Bound = "reuse.Pool[*T] with New and Reset", "Reset must clear every field (pitfall P3)"
+	default:
+		s.Kind = "unknown"
+		s.Why = fmt.Sprintf("allocated inside %s, which reuse has no pooled form of; look at the stack in go tool pprof", s.leaf())
+		return false
+	}
+	return true
+}
+
+// onlyRuntime reports whether nothing but runtime frames lie under the
+// site: it allocates by itself (make, new, a composite literal, append).
+func (s *site) onlyRuntime() bool {
+	for _, f := range s.Stack {
+		if !strings.HasPrefix(f, "runtime.") {
+			return false
+		}
+	}
+	return true
+}
+
+// sliceKind advises on a slice made or grown at the site.
+func (s *site) sliceKind() {
+	verb := "makeslice"
+	if s.has("runtime.growslice") {
+		verb = "append growth"
+	}
+	if s.Sizes > 1 {
+		verb += " of varying sizes"
+	}
+	if s.Sizes == 1 {
+		s.Kind = fmt.Sprintf("%s, fixed size %s", verb, size(s.MaxSize))
+	} else {
+		s.Kind = fmt.Sprintf("%s, %d sizes from %s to %s", verb, s.Sizes, size(s.MinSize), size(s.MaxSize))
+	}
+	s.Use = "reuse.Slices[E] (Get(n), Put)"
+	s.Bound = fmt.Sprintf("MaxCap of %s / sizeof(E) elements or more: the largest slice here is %s", size(s.MaxSize), size(s.MaxSize))
+}
+
+// ceilPow2 rounds up to a power of two.
+func ceilPow2(v float64) float64 {
+	if v <= 1 {
+		return 1
+	}
+	return math.Pow(2, math.Ceil(math.Log2(v)))
+}
+
+// size formats bytes: 24 B, 4 KiB, 1.5 MiB.
+func size(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.3g GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.3g MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.3g KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.3g B", b)
+}
+
+// count formats a number of objects: 812, 12.3k, 4.5M.
+func count(n float64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.3gM", n/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.3gk", n/1e3)
+	}
+	return fmt.Sprintf("%.0f", n)
+}

@@ -1,0 +1,105 @@
+// Command advise reads a Go heap profile and says which allocation sites
+// to pool with reuse, with which type and bound, and what that would save,
+// and which heavy sites are not worth pooling.
+//
+// Usage:
+//
+//	go run ./cmd/reuse advise [-json] [-top N] [-break-even BYTES] PROFILE
+//
+// PROFILE is a heap profile file (go test -memprofile, pprof.WriteHeapProfile,
+// or curl http://host/debug/pprof/heap) or an http:// or https:// URL of a
+// /debug/pprof/heap or /debug/pprof/allocs endpoint. The advice is ranked by
+// the bytes each site allocated over the profile's life (alloc_space): what
+// a pool that hands the memory back would save.
+//
+// It is its own module because it reads profiles with
+// github.com/google/pprof/profile, and the reuse module has no third-party
+// dependencies. Command reuse runs it for "reuse advise".
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/pprof/profile"
+)
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	default:
+		fmt.Fprintln(os.Stderr, "reuse advise:", err)
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("reuse advise", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "write the advice as JSON, for tools")
+	top := fs.Int("top", 10, "show at most `N` sites of each kind")
+	opt := DefaultOptions()
+	fs.Float64Var(&opt.BreakEven, "break-even", opt.BreakEven, "object size in `BYTES` at or below which pooling does not pay (measure yours: go run ./cmd/reuse -filter B1)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: reuse advise [flags] PROFILE\n\nReads a Go heap profile (a file, or an http://…/debug/pprof/heap URL) and names the\nallocation sites worth pooling, the reuse type to use with its bound and the expected\nsaving, and the heavy sites that are not worth pooling.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return fmt.Errorf("want one profile, got %d arguments", fs.NArg())
+	}
+	p, err := load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	a, err := Analyze(p, opt)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(a)
+	}
+	return WriteText(stdout, a, *top)
+}
+
+// load reads a profile from a file or an http(s) URL.
+func load(src string) (*profile.Profile, error) {
+	var r io.Reader
+	if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+		c := &http.Client{Timeout: 60 * time.Second}
+		resp, err := c.Get(src)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("%s: %s", src, resp.Status)
+		}
+		r = resp.Body
+	} else {
+		f, err := os.Open(src)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	p, err := profile.Parse(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src, err)
+	}
+	return p, nil
+}

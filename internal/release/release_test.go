@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -296,5 +297,47 @@ func TestRequiresAreReleasable(t *testing.T) {
 				t.Errorf("%s/go.mod: replace %s => %s, want => %s", m.Dir, r.Path, got, filepath.ToSlash(want))
 			}
 		}
+	}
+}
+
+// TestWrite runs a release, not a dry run, on a repository of two modules
+// made for the test: the nested module's requirement moves from the zero
+// pseudo-version to the release, its missing replace directive is added,
+// and CHANGELOG.md gets the release's heading.
+func TestWrite(t *testing.T) {
+	needGo(t)
+	root := t.TempDir()
+	write(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.24\n")
+	write(t, filepath.Join(root, "m.go"), "package m\n\n// X is exported.\nconst X = 1\n")
+	write(t, filepath.Join(root, "LICENSE"), "licence\n")
+	write(t, filepath.Join(root, "sub", "LICENSE"), "licence\n")
+	write(t, filepath.Join(root, "sub", "go.mod"), "module example.com/m/sub\n\ngo 1.24\n\nrequire example.com/m v0.0.0-00010101000000-000000000000\n")
+	write(t, filepath.Join(root, "sub", "sub.go"), "package sub\n\nimport \"example.com/m\"\n\n// Y is exported.\nconst Y = m.X\n")
+	write(t, filepath.Join(root, "CHANGELOG.md"), "# Changelog\n\n## [Unreleased]\n\n- first\n")
+	if _, err := run(root, nil, "git", "init", "-q"); err != nil {
+		t.Skip(err)
+	}
+	var logged strings.Builder
+	r := &release{root: root, version: "v0.3.0", base: "none", noBuild: true,
+		log: func(format string, args ...any) { fmt.Fprintf(&logged, format+"\n", args...) }}
+	if err := r.run(); err != nil {
+		t.Fatal(err)
+	}
+	gm, err := readGoMod(filepath.Join(root, "sub", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gm.Require) != 1 || gm.Require[0].Version != "v0.3.0" {
+		t.Errorf("sub/go.mod requires %+v, want example.com/m v0.3.0", gm.Require)
+	}
+	if len(gm.Replace) != 1 || gm.Replace[0].New.Path != ".." {
+		t.Errorf("sub/go.mod replaces %+v, want example.com/m => ..", gm.Replace)
+	}
+	cl, _ := os.ReadFile(filepath.Join(root, "CHANGELOG.md"))
+	if !strings.Contains(string(cl), "## [Unreleased]\n\n## [v0.3.0] - ") {
+		t.Errorf("CHANGELOG.md:\n%s\nwant the [Unreleased] entries under a v0.3.0 heading", cl)
+	}
+	if out := logged.String(); !strings.Contains(out, "git tag v0.3.0 && git tag sub/v0.3.0") || !strings.Contains(out, "nothing was pushed") {
+		t.Errorf("release printed:\n%s\nwant the tags v0.3.0 and sub/v0.3.0", out)
 	}
 }

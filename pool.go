@@ -153,14 +153,10 @@ func (p *Pool[T]) Get() T {
 // word, and otherwise a box, emptied here and kept as the slot's spare.
 func (p *Pool[T]) fromSlot(sl *perp.Slot, v unsafe.Pointer, mode uint32) T {
 	if mode&modeWord != 0 {
-		return *(*T)(unsafe.Pointer(&v))
+		return fromWord[T](v)
 	}
-	b := (*T)(v)
-	x := *b
-	var zero T
-	*b = zero // the box must not keep the value's memory alive
-	sl.Spare = v
-	return x
+	sl.Spare = v // the emptied box serves the next Put
+	return unbox[T](v)
 }
 
 // getShared is Get's path when the caller's slot is empty.
@@ -211,8 +207,8 @@ func (p *Pool[T]) Put(x T) {
 	if p == nil {
 		panic("reuse: Pool.Put: nil *Pool")
 	}
-	if debug.Enabled && !debugPut(p, x) {
-		return // a double Put, reported; storing it twice would hand it out twice
+	if !putAllowed(p, x) {
+		return // a double Put, reported by the debug build: storing it twice would hand it out twice
 	}
 	mode := p.mode.Load()
 	if mode == 0 {
@@ -220,16 +216,14 @@ func (p *Pool[T]) Put(x T) {
 	}
 	// Every nilable kind keeps its nil-ness in its first word: the pointer,
 	// the slice's array, the interface's type.
-	if mode&modeNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(&x)) == nil {
+	if mode&modeNilable != 0 && isNil(&x) {
 		p.drops.Add(1)
 		return
 	}
 	if mode&modeHooks != 0 && !p.prepare(x) {
 		return
 	}
-	if debug.Enabled {
-		debugSeal(x)
-	}
+	seal(x)
 	if perp.OK {
 		a := p.slots.Load()
 		if a == nil {
@@ -242,12 +236,12 @@ func (p *Pool[T]) Put(x T) {
 			}
 			if sl.Val == nil {
 				if mode&modeWord != 0 {
-					sl.Val = *(*unsafe.Pointer)(unsafe.Pointer(&x))
+					sl.Val = toWord(&x)
 					perp.Unpin()
 					return
 				}
 				if b := sl.Spare; b != nil {
-					*(*T)(b) = x
+					intoBox(b, x)
 					sl.Spare = nil
 					sl.Val = b
 					perp.Unpin()
@@ -262,8 +256,33 @@ func (p *Pool[T]) Put(x T) {
 			return
 		}
 		perp.Unpin()
-		p.slots.Grow()
 	}
+	p.putNoSlot(x, mode)
+}
+
+// putAllowed is the debug build's check for a double Put (see debug.go), and
+// true in a normal build.
+func putAllowed[T any](p *Pool[T], x T) bool {
+	if !debug.Enabled {
+		return true
+	}
+	return debugPut(p, x)
+}
+
+// seal is the debug build's snapshot of x before it is stored (see
+// debug.go), and nothing in a normal build.
+func seal[T any](x T) {
+	if debug.Enabled {
+		debugSeal(x)
+	}
+}
+
+// putNoSlot is Put's path when there is no slot for the caller: before first
+// use, after the sweep released the slots, on a P that GOMAXPROCS added
+// since, or where there are no slots at all. It makes the slots, counts the
+// call and keeps x in the shared pool.
+func (p *Pool[T]) putNoSlot(x T, mode uint32) {
+	p.slots.Grow()
 	if p.CountAll {
 		p.slots.Count(false)
 	}

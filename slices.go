@@ -178,19 +178,6 @@ func (s *Slices[E]) init() *slicesState {
 	return st
 }
 
-// sliceHeader is the layout of a slice.
-type sliceHeader struct {
-	data     unsafe.Pointer
-	len, cap int
-}
-
-// makeSlice returns the slice of length n and capacity size over the array
-// whose first element p points to, without unsafe.Slice's checks: the pool
-// only holds arrays of at least size elements, and n <= size.
-func makeSlice[E any](p unsafe.Pointer, n, size int) []E {
-	return *(*[]E)(unsafe.Pointer(&sliceHeader{p, n, size}))
-}
-
 // Get returns a slice of length n whose capacity is the size of n's class,
 // from the pool when it has one. Unless Zero is set, a slice from the pool
 // holds its previous user's data: see the type's documentation. For n above
@@ -262,7 +249,7 @@ func (s *Slices[E]) getShared(st *slicesState, n int) []E {
 	if x := st.pools[c].Get(); x != nil {
 		// The pool holds only unsafe.Pointers: read the pointer out of the
 		// interface without a type assertion.
-		r := makeSlice[E]((*eface)(unsafe.Pointer(&x)).data, n, size)
+		r := makeSlice[E](efaceData(x), n, size)
 		if debug.Enabled {
 			debugSlicesGot(s, r, st.zero)
 		}
@@ -274,11 +261,6 @@ func (s *Slices[E]) getShared(st *slicesState, n int) []E {
 		debugSlicesNew(s, r)
 	}
 	return r
-}
-
-// eface is the layout of an interface value.
-type eface struct {
-	typ, data unsafe.Pointer
 }
 
 // Put gives s back to the pool, which keeps it in the largest class its

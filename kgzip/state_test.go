@@ -149,7 +149,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 
 // staleStream returns a gzip stream that a klauspost flate decoder that has
 // just decoded the deflate data of previous accepts, and the output it gives.
-func staleStream(t *testing.T, previous []byte) (stream, output []byte) {
+func staleStream(t testing.TB, previous []byte) (stream, output []byte) {
 	t.Helper()
 	if previous[3] != 0 { // FLG: kgzip writes a bare 10-byte header
 		t.Fatalf("setup: gzip header flags %#x, want none", previous[3])

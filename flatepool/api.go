@@ -34,7 +34,10 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 // limit is negative.
 //
 // Decompress does not allocate when dst has room for the output; otherwise
-// it grows the output by doubling, from 512 bytes.
+// it grows the output by doubling, from 512 bytes, up to an eighth of the
+// limit (or 32 KiB). Longer output is decompressed twice, once to measure it
+// and once into a buffer of its size, so that whatever the input Decompress
+// allocates at most 1.25 times the limit plus 64 KiB.
 func Decompress(dst, src []byte, limit int) ([]byte, error) {
 	return pools.Decompress(dst, src, limit)
 }

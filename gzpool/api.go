@@ -34,7 +34,12 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 // limit is negative.
 //
 // Decompress does not allocate when dst has room for the output; otherwise
-// it usually allocates once, sized from the stream's trailer.
+// it usually allocates once, sized from the stream's trailer. When the
+// trailer is wrong it grows the output by doubling up to an eighth of the
+// limit (or 32 KiB), then decompresses the stream twice, once to measure it
+// and once into a buffer of its size, so that it allocates at most 1.25
+// times the limit plus 64 KiB; a valid stream of several members, whose last
+// trailer sizes only the last member, can cost that size more.
 func Decompress(dst, src []byte, limit int) ([]byte, error) {
 	return pools.Decompress(dst, src, limit)
 }

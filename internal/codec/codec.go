@@ -263,10 +263,13 @@ func (c *Codec) decompress(e *rentry, dst, src []byte, limit int) ([]byte, error
 				return dst, c.corrupt(err)
 			}
 			if n == limit {
-				return dst, fmt.Errorf("%s: Decompress: %w (limit %d bytes)", c.f.Name, ErrTooLarge, limit)
+				return dst, c.tooLarge(limit)
 			}
-			out = c.grow(out, n, limit, src)
-			out = append(out, e.one[0])
+			grown, ok := c.grow(out, n, limit, src)
+			if !ok {
+				return c.measure(e, dst, src, limit, n+1, out[start:cap(out)])
+			}
+			out = append(grown, e.one[0])
 			continue
 		}
 		end := len(out) + min(cap(out)-len(out), limit-n)
@@ -299,18 +302,70 @@ func readOne(r io.Reader, b []byte) (int, error) {
 // it is a lie and is not believed.
 const maxRatio = 1032
 
+// minGuess is what Decompress may always allocate on a guess.
+const minGuess = 32 << 10
+
 // grow makes room in out, which holds n bytes of output after its original
 // length, for more output: the size hint on the first growth, then doubling,
-// never more than the limit allows.
-func (c *Codec) grow(out []byte, n, limit int, src []byte) []byte {
-	extra := max(n, 512)
+// never more than the limit allows. It reports false, leaving out as it is,
+// when doubling would pass an eighth of the limit (or minGuess): what it
+// allocates on guesses then stays under a quarter of the limit, and the
+// caller measures the output before it allocates more.
+func (c *Codec) grow(out []byte, n, limit int, src []byte) ([]byte, bool) {
 	if n == 0 && c.f.SizeHint != nil {
+		// gzip's trailer: right for every valid single-member stream, and
+		// a lie only in streams that fail their checksum.
 		if h := c.f.SizeHint(src); h > 0 && h/maxRatio <= len(src) {
-			extra = h
+			return slices.Grow(out, min(h, limit)), true
 		}
 	}
-	extra = min(extra, limit-n)
-	return slices.Grow(out, extra)
+	extra := min(max(n, 512), limit-n)
+	if n > 0 && n+extra > max(limit/8, minGuess) {
+		return out, false
+	}
+	return slices.Grow(out, extra), true
+}
+
+// measure is Decompress for output too large to guess at. It decompresses
+// the rest of the stream into scratch, which the output so far (n bytes)
+// filled, only to count it; then, if it fits the limit, it decompresses the
+// whole stream again into a buffer of exactly its size. That costs a second
+// pass over the stream, and bounds what Decompress holds: a quarter of the
+// limit in guesses, the output, and the decompressor.
+func (c *Codec) measure(e *rentry, dst, src []byte, limit, n int, scratch []byte) ([]byte, error) {
+	for {
+		m, err := e.d.Read(scratch[:min(len(scratch), limit-n+1)])
+		n += m
+		if n > limit {
+			return dst, c.tooLarge(limit)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return dst, c.corrupt(err)
+		}
+	}
+	start := len(dst)
+	out := slices.Grow(dst, n)[:start+n]
+	if c.f.SingleUse {
+		e.d = c.f.NewDecompressor()
+	}
+	e.src.Reset(src)
+	if err := e.d.Reset(&e.src); err != nil {
+		return dst, c.corrupt(err)
+	}
+	if _, err := io.ReadFull(e.d, out[start:]); err != nil {
+		return dst, c.corrupt(err)
+	}
+	if m, err := readOne(e.d, e.one[:]); m != 0 || err != io.EOF {
+		return dst, c.corrupt(errors.New("internal error: a second pass gives more output than the first"))
+	}
+	return out, nil
+}
+
+func (c *Codec) tooLarge(limit int) error {
+	return fmt.Errorf("%s: Decompress: %w (limit %d bytes)", c.f.Name, ErrTooLarge, limit)
 }
 
 func (c *Codec) corrupt(err error) error {

@@ -48,6 +48,68 @@ func BenchmarkPaired(b *testing.B) {
 			bufferSink.Add(int64(sum))
 		})
 	}
+	// Pool[*T] against the same code written inline around a sync.Pool,
+	// without hooks and with Reset and Accept (the hooks' cost).
+	type event struct {
+		n   int64
+		buf [48]byte
+	}
+	b.Run("op=pool/hooks=none", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return new(event) }}
+		rp := reuse.Pool[*event]{New: func() *event { return new(event) }}
+		paired(b,
+			func() {
+				e := sp.Get().(*event)
+				e.n++
+				sp.Put(e)
+			},
+			func() {
+				e := rp.Get()
+				e.n++
+				rp.Put(e)
+			})
+	})
+	b.Run("op=pool/hooks=reset+accept", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return new(event) }}
+		rp := reuse.Pool[*event]{
+			New:    func() *event { return new(event) },
+			Reset:  func(e *event) { e.n = 0 },
+			Accept: func(e *event) bool { return e.n < 1<<20 },
+		}
+		paired(b,
+			func() {
+				e := sp.Get().(*event)
+				e.n++
+				if e.n < 1<<20 {
+					e.n = 0
+					sp.Put(e)
+				}
+			},
+			func() {
+				e := rp.Get()
+				e.n++
+				rp.Put(e)
+			})
+	})
+	b.Run("op=pool/hooks=reset", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return new(event) }}
+		rp := reuse.Pool[*event]{
+			New:   func() *event { return new(event) },
+			Reset: func(e *event) { e.n = 0 },
+		}
+		paired(b,
+			func() {
+				e := sp.Get().(*event)
+				e.n++
+				e.n = 0
+				sp.Put(e)
+			},
+			func() {
+				e := rp.Get()
+				e.n++
+				rp.Put(e)
+			})
+	})
 	for _, sz := range slicesSizes {
 		n := sz.n
 		b.Run("op=slices/size="+sz.name, func(b *testing.B) {

@@ -1,0 +1,116 @@
+// Package httpcompress compresses HTTP responses, and optionally
+// decompresses gzip request bodies, with pooled compressors that are never
+// shared between two responses.
+//
+//	http.Handle("/", httpcompress.Handler(mux)) // gzip, 1 KiB minimum
+//
+//	mw, err := httpcompress.New(httpcompress.Config{
+//		Level:        gzip.BestSpeed,
+//		RequestLimit: 10 << 20, // gzip request bodies, 413 past 10 MiB
+//	})
+//	http.Handle("/", mw(mux))
+//
+// The package uses the standard library only. The nested module
+// github.com/reuse-go/reuse/httpcompress/khttp offers the same Config over
+// klauspost/compress, with gzip about twice as fast and zstd for the
+// clients that accept it.
+//
+// # Behaviour, point by point, against klauspost/compress/gzhttp
+//
+// gzhttp (v1.18.0) is the handler most Go services use; this package set out
+// to match or beat it on each point. "Same" means the same observable
+// behaviour.
+//
+//	point                    httpcompress                                  gzhttp
+//	Accept-Encoding          RFC 9110 q-values in thousandths, no          q as float; "*" not honoured; x-gzip not
+//	                         allocation; "*" covers unlisted codings;      recognised; a bad q reads as 0
+//	                         x-gzip means gzip; a malformed q is a
+//	                         refusal; several field lines combine
+//	several codings          highest q wins, ties go to Config.Encodings'  gzip only
+//	                         order (khttp: zstd, then gzip)
+//	identity;q=0             compresses even below MinSize                 ignored
+//	no Accept-Encoding       identity                                      same
+//	HEAD                     never compressed (nginx #358, golang/go#5522) same
+//	minimum size             decided on a prefix of at most MinSize bytes  same, copying every Write into its
+//	                         (512 when Content-Type must be sniffed), or   prefix buffer first
+//	                         on Content-Length; a single large Write is
+//	                         decided on without copying it
+//	content types            by Content-Type, or sniffed from the prefix   same mechanism; its default list
+//	                         (and then set, as net/http would); default    compresses PNG, GIF, WebP, WOFF,
+//	                         Compressible skips images but SVG/BMP/ICO/    WOFF2 and rar
+//	                         TIFF, audio, video, WOFF/WOFF2, archives
+//	handler's own encoding   any Content-Encoding, Content-Range or 206    same
+//	                         passes through untouched
+//	Vary                     Accept-Encoding on every response, added      added first to every response: lost
+//	                         once, put back on a compressed response       if the handler sets Vary, doubled if
+//	                         whose handler replaced Vary                   it adds Accept-Encoding too
+//	Content-Length           removed when compressing; net/http then sets  same
+//	                         the compressed one or uses chunked encoding
+//	ETag                     strong tags weakened by default (W/"x"), so   kept unchanged by default; options to
+//	                         If-None-Match still gives 304 and If-Range    suffix or drop
+//	                         never matches; options to suffix, drop, keep
+//	Range, Accept-Ranges     206 passes through; Accept-Ranges removed     same
+//	                         from compressed responses unless kept
+//	1xx                      forwarded at once (103 Early Hints works)     same
+//	204, 304                 no body, no Content-Encoding                  same
+//	Flush                    decides at once (streaming: MinSize no longer same when something was written; a
+//	                         applies), flushes the compressor then the     Flush before any Write does nothing,
+//	                         connection; SSE works; also FlushError        so an SSE stream's headers wait
+//	ResponseController       FlushError, Hijack, Unwrap (deadlines,        Flush, Hijack, Unwrap; no FlushError,
+//	                         EnableFullDuplex)                             so rc.Flush loses write errors
+//	io.ReaderFrom            yes: sendfile when not compressing, a pooled  no: io.Copy allocates 32 KiB per call
+//	                         32 KiB buffer when compressing                unless the source has WriteTo
+//	per-response writer      allocated per request and never reused, so a  pooled and reused: a leaked
+//	                         leaked ResponseWriter gets an error and       ResponseWriter writes into a later
+//	                         reaches nothing                               response
+//	handler panic            the compressor is given back without ending   the stream is ended, so a recovering
+//	                         its stream: the client sees a truncated       middleware sends a valid-looking
+//	                         response, never a complete-looking one        truncated body
+//	client disconnect        writes fail, Close still gives the            same
+//	                         compressor back
+//	pooled compressor refs   written only through a sink cleared on Put:   keeps the last ResponseWriter
+//	                         a pooled compressor references no response    reachable while pooled
+//	BREACH jitter            1..Jitter bytes in the gzip comment (zstd:    same placement; CRC-32 or SHA-256 of
+//	                         a skippable frame), sized by maphash of the   the prefix, unkeyed
+//	                         prefix with a random key per handler:
+//	                         deterministic, so repeats do not average it
+//	                         out, and not computable without the key
+//	gzip request bodies      optional (RequestLimit): pooled bounded       optional: unbounded, a bomb grows
+//	                         reader, *http.MaxBytesError past the limit,   memory without limit
+//	                         413 when the handler writes nothing
+//
+// # Ownership
+//
+// A compressor comes from a pool when a response starts compressing and goes
+// back exactly once, when the handler returns (or panics, or hijacks the
+// connection); the prefix buffer likewise. Both are reachable only from the
+// ResponseWriter that the handler was given, which is made for one request:
+// after the handler returns its methods return an error and reach nothing,
+// so a handler that leaks it to a goroutine cannot write into another
+// response. A pooled compressor writes only to a sink of its own that is
+// cleared when it is given back, so it keeps no ResponseWriter alive.
+//
+// # Concurrency
+//
+// Handler, New and the middleware it returns are safe for use by multiple
+// goroutines. The ResponseWriter given to the wrapped handler is used by one
+// goroutine at a time, as net/http's is.
+//
+// # Costs
+//
+// Jitter costs Jitter/2 bytes per compressed response on average, a hash of
+// JitterPrefix bytes (about 10 GB/s), and latency: the first JitterPrefix
+// bytes (64 KiB by default) are held until the handler writes that much,
+// flushes or returns. The prefix buffer is pooled, at most
+// max(MinSize, 512, JitterPrefix when Jitter is set) bytes per response in
+// flight. Pooled compressors cost what gzpool's doc says (about 800 KB to
+// 1.2 MB each for compress/flate) and are held like any reuse.Pool's values.
+// Benchmarks against gzhttp are in the benchmarks module's README.
+//
+// # When not to use it
+//
+// Behind a proxy or CDN that compresses already, compressing twice only
+// costs CPU. Responses that are mostly small (under 1 KiB) or already
+// compressed pass through at the cost of the prefix buffering. For static
+// files, precompress them once instead of on every request.
+package httpcompress

@@ -1,0 +1,128 @@
+package httpcompress
+
+import (
+	"hash/maphash"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/reuse-go/reuse"
+)
+
+// Handler returns a handler that compresses next's responses with gzip at
+// the default level, for clients that accept it, with the zero Config's
+// defaults. It is New(Config{}) applied to next.
+func Handler(next http.Handler) http.Handler {
+	return defaultMiddleware()(next)
+}
+
+var defaultMiddleware = sync.OnceValue(func() func(http.Handler) http.Handler {
+	m, err := New(Config{})
+	if err != nil {
+		panic("httpcompress: Handler: " + err.Error()) // the zero Config is valid
+	}
+	return m
+})
+
+// New returns a middleware that compresses responses as c says. An invalid
+// Config returns an error wrapping ErrConfig. Every handler the middleware
+// wraps shares one set of pools.
+func New(c Config) (func(http.Handler) http.Handler, error) {
+	c, err := c.validate()
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{c: c, seed: maphash.MakeSeed()}
+	for i, enc := range c.Encodings {
+		e.names[i] = enc.Name
+	}
+	e.need = max(c.MinSize, sniffLen)
+	if c.Jitter > 0 {
+		e.need = max(e.need, c.JitterPrefix)
+	}
+	e.bufs.New = func() *[]byte {
+		b := make([]byte, 0, e.need)
+		return &b
+	}
+	return func(next http.Handler) http.Handler {
+		if next == nil {
+			panic("httpcompress: New: nil handler")
+		}
+		return &handler{e: e, next: next}
+	}, nil
+}
+
+// sniffLen is how much of a body http.DetectContentType looks at.
+const sniffLen = 512
+
+// engine is what the handlers made by one New share.
+type engine struct {
+	c     Config
+	names [maxEncodings]string
+	seed  maphash.Seed // keys Jitter's hash
+	need  int          // the longest prefix a response buffers
+	bufs  reuse.Pool[*[]byte]
+}
+
+type handler struct {
+	e    *engine
+	next http.Handler
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	e := h.e
+	var body *requestBody
+	if e.c.RequestLimit > 0 {
+		body = wrapRequest(r, e.c.RequestLimit)
+	}
+	enc, identityRefused := -1, false
+	if r.Method != http.MethodHead {
+		if ae := r.Header["Accept-Encoding"]; len(ae) > 0 {
+			enc, identityRefused = negotiate(ae, e.names[:len(e.c.Encodings)])
+		}
+	}
+	if enc < 0 {
+		// Not compressing; the response still varies with Accept-Encoding.
+		hdr := w.Header()
+		if !hasToken(hdr["Vary"], "Accept-Encoding") {
+			hdr["Vary"] = append(hdr["Vary"], "Accept-Encoding")
+		}
+		if body == nil {
+			h.next.ServeHTTP(w, r)
+			return
+		}
+	}
+	rw := &responseWriter{rw: w, e: e, enc: enc, body: body, minSize: e.c.MinSize}
+	if enc < 0 {
+		rw.state = statePlain // only here to answer 413 for a request bomb
+	} else {
+		if identityRefused {
+			rw.minSize = 0
+		}
+		rw.out.dst = w
+		rw.addVary()
+	}
+	defer rw.cleanup()
+	h.next.ServeHTTP(rw, r)
+	rw.finish()
+}
+
+// hasToken reports whether the comma-separated field values hold token, or
+// "*", ignoring case.
+func hasToken(values []string, token string) bool {
+	for _, v := range values {
+		for len(v) > 0 {
+			var item string
+			if i := strings.IndexByte(v, ','); i >= 0 {
+				item, v = v[:i], v[i+1:]
+			} else {
+				item, v = v, ""
+			}
+			item = strings.TrimSpace(item)
+			if item == "*" || strings.EqualFold(item, token) {
+				return true
+			}
+		}
+	}
+	return false
+}

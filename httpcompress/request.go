@@ -1,0 +1,114 @@
+package httpcompress
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/reuse-go/reuse/gzpool"
+)
+
+// requestBody decompresses a gzip request body through a pooled gzpool
+// Reader, producing at most limit bytes.
+type requestBody struct {
+	src      io.ReadCloser
+	zr       *gzpool.Reader // opened on the first Read, which reads the header
+	limit, n int64
+	err      error // sticky: io.EOF, the decoder's error, or tooLarge
+	tooLarge bool  // the limit was hit
+	closed   bool
+}
+
+// wrapRequest replaces r.Body with its decompressed form when r was sent
+// with "Content-Encoding: gzip", and returns the wrapper; nil otherwise.
+func wrapRequest(r *http.Request, limit int64) *requestBody {
+	ce := r.Header["Content-Encoding"]
+	if len(ce) != 1 || r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	if v := strings.TrimSpace(ce[0]); !strings.EqualFold(v, "gzip") && !strings.EqualFold(v, "x-gzip") {
+		return nil
+	}
+	b := &requestBody{src: r.Body, limit: limit}
+	r.Body = b
+	delete(r.Header, "Content-Encoding")
+	delete(r.Header, "Content-Length")
+	r.ContentLength = -1
+	return b
+}
+
+// tooLargeError is both an *http.MaxBytesError, which handlers already map
+// to 413, and ErrRequestTooLarge.
+type tooLargeError struct {
+	mbe http.MaxBytesError
+}
+
+func (e *tooLargeError) Error() string {
+	return ErrRequestTooLarge.Error() + ": limit " + strconv.FormatInt(e.mbe.Limit, 10) + " bytes"
+}
+
+func (e *tooLargeError) Unwrap() []error { return []error{&e.mbe, ErrRequestTooLarge} }
+
+// Read decompresses into p. Past the limit it returns what fits and an
+// error that is an *http.MaxBytesError; a corrupt stream returns an error
+// wrapping gzpool.ErrCorrupt.
+func (b *requestBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	if b.zr == nil {
+		zr, err := gzpool.NewReader(b.src)
+		if err != nil {
+			b.err = fmt.Errorf("httpcompress: request body: %w", err)
+			return 0, b.err
+		}
+		b.zr = zr
+	}
+	if room := b.limit - b.n + 1; int64(len(p)) > room {
+		p = p[:room] // read one byte past the limit to detect it
+	}
+	n, err := b.zr.Read(p)
+	b.n += int64(n)
+	if b.n > b.limit {
+		n -= int(b.n - b.limit)
+		b.n = b.limit
+		b.tooLarge = true
+		b.err = &tooLargeError{mbe: http.MaxBytesError{Limit: b.limit}}
+		b.release()
+		return n, b.err
+	}
+	if err != nil {
+		if err != io.EOF {
+			err = fmt.Errorf("httpcompress: request body: %w", err)
+		}
+		b.err = err
+		b.release()
+	}
+	return n, err
+}
+
+// release gives the decompressor back.
+func (b *requestBody) release() {
+	if b.zr != nil {
+		b.zr.Close()
+		b.zr = nil
+	}
+}
+
+// Close gives the decompressor back and closes the compressed body. Reads
+// after Close return an error.
+func (b *requestBody) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	b.release()
+	if b.err == nil || b.err == io.EOF {
+		b.err = errBodyClosed
+	}
+	return b.src.Close()
+}
+
+var errBodyClosed = fmt.Errorf("httpcompress: read on closed request body")

@@ -1,0 +1,164 @@
+//go:build !js && !wasip1
+
+package httpcompress_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/reuse-go/reuse/gzpool"
+	"github.com/reuse-go/reuse/httpcompress"
+)
+
+func post(t *testing.T, url string, body []byte, hdr map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := rawClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+// echoHandler answers the length of the body it read, or a status that
+// depends on the error: 413 for http.MaxBytesError, as handlers commonly do.
+func echoHandler(t *testing.T) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			if !errors.Is(err, httpcompress.ErrRequestTooLarge) {
+				t.Errorf("error %v does not wrap ErrRequestTooLarge", err)
+			}
+			http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+		case err != nil:
+			http.Error(w, err.Error(), http.StatusBadRequest)
+		default:
+			fmt.Fprintf(w, "%d %s %q", len(b), b[:min(len(b), 10)], r.Header.Get("Content-Encoding"))
+		}
+	})
+}
+
+func TestRequestBody(t *testing.T) {
+	mw, err := httpcompress.New(httpcompress.Config{RequestLimit: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serve(t, mw(echoHandler(t)))
+	plain := text(100000)
+	gzHdr := map[string]string{"Content-Encoding": "gzip"}
+
+	resp, b := post(t, s.URL, gz(t, plain), gzHdr)
+	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], ""); resp.StatusCode != 200 || string(b) != want {
+		t.Errorf("gzip body: %d %q, want %q", resp.StatusCode, b, want)
+	}
+	// Not gzip: untouched.
+	resp, b = post(t, s.URL, plain, nil)
+	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], ""); string(b) != want {
+		t.Errorf("plain body: %d %q, want %q", resp.StatusCode, b, want)
+	}
+	resp, b = post(t, s.URL, plain, map[string]string{"Content-Encoding": "br"})
+	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], "br"); string(b) != want {
+		t.Errorf("br body: %d %q, want %q", resp.StatusCode, b, want)
+	}
+	// Corrupt.
+	bad := gz(t, plain)
+	bad[len(bad)/2] ^= 0xff
+	if resp, _ = post(t, s.URL, bad, gzHdr); resp.StatusCode != 400 {
+		t.Errorf("corrupt body: status %d, want 400", resp.StatusCode)
+	}
+	if resp, _ = post(t, s.URL, []byte("not gzip at all"), gzHdr); resp.StatusCode != 400 {
+		t.Errorf("not gzip: status %d, want 400", resp.StatusCode)
+	}
+	// Exactly the limit passes; one more byte does not.
+	at := text(1 << 20)
+	if resp, _ = post(t, s.URL, gz(t, at), gzHdr); resp.StatusCode != 200 {
+		t.Errorf("body at the limit: status %d, want 200", resp.StatusCode)
+	}
+	if resp, _ = post(t, s.URL, gz(t, text(1<<20+1)), gzHdr); resp.StatusCode != 413 {
+		t.Errorf("body one past the limit: status %d, want 413", resp.StatusCode)
+	}
+}
+
+// TestRequestBomb: 1 GiB of zeros in a 1 MiB request; the handler gets a
+// 413 error having decompressed at most the limit, and the heap does not
+// grow with the bomb.
+func TestRequestBomb(t *testing.T) {
+	// 1024 gzip members of 1 MiB of zeros each, concatenated.
+	var one bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&one, gzip.BestCompression)
+	zw.Write(make([]byte, 1<<20))
+	zw.Close()
+	bomb := bytes.NewBuffer(bytes.Repeat(one.Bytes(), 1<<10))
+	var read int64
+	mw, _ := httpcompress.New(httpcompress.Config{RequestLimit: 10 << 20})
+	s := serve(t, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, err := io.Copy(io.Discard, r.Body)
+		read = n
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+		}
+	})))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	resp, _ := post(t, s.URL, bomb.Bytes(), map[string]string{"Content-Encoding": "gzip"})
+	runtime.ReadMemStats(&after)
+	if resp.StatusCode != 413 {
+		t.Errorf("bomb: status %d, want 413", resp.StatusCode)
+	}
+	if read != 10<<20 {
+		t.Errorf("handler read %d bytes, want exactly the limit %d", read, 10<<20)
+	}
+	// The client's 1 MiB body and the server's buffers; nothing near 1 GiB.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("bomb allocated %d MiB", grew>>20)
+	}
+}
+
+// TestRequestBombSilentHandler: a handler that ignores the error and
+// writes nothing answers 413, not an implicit 200; with or without a
+// compressing Accept-Encoding.
+func TestRequestBombSilentHandler(t *testing.T) {
+	mw, _ := httpcompress.New(httpcompress.Config{RequestLimit: 1000})
+	s := serve(t, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+	})))
+	for _, ae := range []string{"gzip", ""} {
+		resp, _ := post(t, s.URL, gz(t, text(5000)), map[string]string{"Content-Encoding": "gzip", "Accept-Encoding": ae})
+		if resp.StatusCode != 413 {
+			t.Errorf("Accept-Encoding %q: status %d, want 413", ae, resp.StatusCode)
+		}
+		resp, _ = post(t, s.URL, gz(t, text(500)), map[string]string{"Content-Encoding": "gzip", "Accept-Encoding": ae})
+		if resp.StatusCode != 200 {
+			t.Errorf("Accept-Encoding %q, small body: status %d, want 200", ae, resp.StatusCode)
+		}
+	}
+}
+
+// TestRequestBodyErrCorrupt: a damaged body's error wraps gzpool's
+// ErrCorrupt.
+func TestRequestBodyErrCorrupt(t *testing.T) {
+	mw, _ := httpcompress.New(httpcompress.Config{RequestLimit: 1000})
+	var got error
+	s := serve(t, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, got = io.ReadAll(r.Body)
+	})))
+	post(t, s.URL, []byte("nope"), map[string]string{"Content-Encoding": "gzip"})
+	if !errors.Is(got, gzpool.ErrCorrupt) || !strings.HasPrefix(got.Error(), "httpcompress: ") {
+		t.Errorf("error = %v, want one wrapping gzpool.ErrCorrupt", got)
+	}
+}

@@ -1,0 +1,495 @@
+package httpcompress
+
+import (
+	"bufio"
+	"errors"
+	"hash/maphash"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/reuse-go/reuse"
+)
+
+// The states of a responseWriter.
+const (
+	stateUndecided uint8 = iota // buffering a prefix, headers not sent
+	statePlain                  // passing writes through
+	stateCompress               // writing through c
+	stateFailed                 // the compressor could not start; err says why
+	stateHijacked               // the handler took the connection
+	stateDone                   // the handler returned
+)
+
+// errFinished is returned by a responseWriter used after its handler
+// returned, as a handler that leaks it to a goroutine would.
+var errFinished = errors.New("httpcompress: ResponseWriter used after the handler returned")
+
+// responseWriter is the http.ResponseWriter the wrapped handler sees. It is
+// made for one request and never reused, so a reference the handler leaks
+// reaches nothing once the handler has returned: the compressor and the
+// prefix buffer, which are pooled, are only reachable from it until then.
+type responseWriter struct {
+	rw      http.ResponseWriter
+	e       *engine
+	c       Compressor // the pooled compressor, while compressing
+	buf     *[]byte    // the pooled prefix buffer, while undecided
+	body    *requestBody
+	err     error
+	out     sink // what c writes to: rw, or io.Discard after a panic
+	enc     int  // index of the negotiated encoding
+	minSize int
+	status  int   // the status the handler set, not yet sent
+	state   uint8 // one of the state constants
+	wrote   bool  // something reached rw
+	// Backing arrays for the header values this package sets, so that
+	// setting them does not allocate.
+	vary, ce [1]string
+}
+
+// addVary adds Accept-Encoding to Vary unless it is there already.
+func (w *responseWriter) addVary() {
+	hdr := w.rw.Header()
+	v := hdr["Vary"]
+	switch {
+	case len(v) == 0:
+		w.vary[0] = "Accept-Encoding"
+		hdr["Vary"] = w.vary[:1:1]
+	case !hasToken(v, "Accept-Encoding"):
+		hdr["Vary"] = append(v, "Accept-Encoding")
+	}
+}
+
+// Header returns the underlying writer's header map.
+func (w *responseWriter) Header() http.Header { return w.rw.Header() }
+
+// WriteHeader forwards informational (1xx) statuses at once and keeps any
+// other until the response is decided.
+func (w *responseWriter) WriteHeader(code int) {
+	if w.state == stateUndecided && code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+		w.rw.WriteHeader(code)
+		return
+	}
+	if w.state != stateUndecided {
+		if w.state == statePlain || w.state == stateCompress {
+			w.wrote = true
+			w.rw.WriteHeader(code) // net/http reports a superfluous call
+		}
+		return
+	}
+	if w.status != 0 {
+		return // as net/http does, the first status wins
+	}
+	w.status = code
+	if !bodyAllowed(code) || code == http.StatusPartialContent {
+		w.startPlain()
+	}
+}
+
+// bodyAllowed reports whether a response with this status may have a body
+// (RFC 9110 sections 15.2, 15.3.5 and 15.4.5).
+func bodyAllowed(code int) bool {
+	return code >= 200 && code != http.StatusNoContent && code != http.StatusNotModified
+}
+
+// plan looks at the headers and the Content-Length the handler set. It
+// reports plain when they alone rule compression out, and otherwise how
+// many bytes of the body to buffer before deciding.
+func (w *responseWriter) plan() (plain bool, need int) {
+	hdr := w.rw.Header()
+	if (w.status != 0 && (!bodyAllowed(w.status) || w.status == http.StatusPartialContent)) ||
+		len(hdr["Content-Encoding"]) > 0 || len(hdr["Content-Range"]) > 0 {
+		return true, 0
+	}
+	ct, hasCT := hdr["Content-Type"]
+	if len(ct) > 0 && !w.e.c.ContentTypes(ct[0]) {
+		return true, 0
+	}
+	need = w.minSize
+	if cl, ok := hdr["Content-Length"]; ok && len(cl) > 0 {
+		n, err := strconv.ParseInt(strings.TrimSpace(cl[0]), 10, 64)
+		if err == nil && n >= 0 {
+			if n < int64(w.minSize) || n == 0 {
+				return true, 0
+			}
+			need = 0 // big enough
+		}
+	}
+	if !hasCT {
+		need = max(need, sniffLen)
+	}
+	if w.e.c.Jitter > 0 {
+		need = max(need, w.e.c.JitterPrefix)
+	}
+	return false, need
+}
+
+// Write buffers the start of the body until the response can be decided,
+// then compresses it or passes it through.
+func (w *responseWriter) Write(p []byte) (int, error) {
+	switch w.state {
+	case stateCompress:
+		return w.c.Write(p)
+	case statePlain:
+		w.wrote = true
+		return w.rw.Write(p)
+	case stateUndecided:
+	default:
+		return 0, w.stateErr()
+	}
+	plain, need := w.plan()
+	if plain {
+		if err := w.startPlain(); err != nil {
+			return 0, err
+		}
+		return w.rw.Write(p)
+	}
+	var b []byte
+	if w.buf != nil {
+		b = *w.buf
+	}
+	if len(b)+len(p) < need {
+		w.hold(p)
+		return len(p), nil
+	}
+	if len(b) == 0 {
+		// The write alone is enough to decide on: no copy.
+		if err := w.decide(p, false, false); err != nil {
+			return 0, err
+		}
+		return w.Write(p)
+	}
+	k := need - len(b)
+	w.hold(p[:k])
+	if err := w.decide(*w.buf, false, false); err != nil {
+		return 0, err
+	}
+	n, err := w.Write(p[k:])
+	return k + n, err
+}
+
+// hold appends p to the prefix buffer.
+func (w *responseWriter) hold(p []byte) {
+	if w.buf == nil {
+		w.buf = w.e.bufs.Get()
+	}
+	*w.buf = append(*w.buf, p...)
+}
+
+func (w *responseWriter) stateErr() error {
+	switch w.state {
+	case stateFailed:
+		return w.err
+	case stateHijacked:
+		return http.ErrHijacked
+	}
+	return errFinished
+}
+
+// decide chooses between compressing and passing through, given the start
+// of the body (the whole body when final), and sends the headers. It is
+// called once plan has not ruled compression out; force (a Flush) ignores
+// the minimum size.
+func (w *responseWriter) decide(prefix []byte, final, force bool) error {
+	hdr := w.rw.Header()
+	ct, hasCT := hdr["Content-Type"]
+	if !hasCT && len(prefix) > 0 && bodyAllowed(w.statusOr200()) {
+		// Sniff now, as net/http would, or it would sniff compressed bytes.
+		t := http.DetectContentType(prefix[:min(len(prefix), sniffLen)])
+		hdr["Content-Type"] = []string{t}
+		ct = hdr["Content-Type"]
+	}
+	compress := true
+	switch {
+	case len(ct) > 0 && !w.e.c.ContentTypes(ct[0]):
+		compress = false
+	case final && (len(prefix) < w.minSize || len(prefix) == 0):
+		compress = false
+	}
+	_ = force // a Flush, or Content-Length, vouches for the size
+	if !compress {
+		return w.startPlain()
+	}
+	return w.startCompress(prefix)
+}
+
+func (w *responseWriter) statusOr200() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
+}
+
+// startPlain sends the status and the buffered prefix as they are.
+func (w *responseWriter) startPlain() error {
+	w.state = statePlain
+	w.wrote = true
+	if w.status != 0 {
+		w.rw.WriteHeader(w.status)
+	}
+	if w.buf == nil {
+		return nil
+	}
+	var err error
+	if b := *w.buf; len(b) > 0 {
+		_, err = w.rw.Write(b)
+	}
+	w.releaseBuf()
+	return err
+}
+
+// startCompress rewrites the headers for the compressed response, sends
+// them, and starts the compressor, writing the buffered prefix to it.
+func (w *responseWriter) startCompress(prefix []byte) error {
+	enc := &w.e.c.Encodings[w.enc]
+	hdr := w.rw.Header()
+	delete(hdr, "Content-Length")
+	if !w.e.c.KeepAcceptRanges {
+		delete(hdr, "Accept-Ranges")
+	}
+	if tags := hdr["Etag"]; len(tags) > 0 {
+		w.rewriteETag(hdr, tags[0], enc.Name)
+	}
+	w.ce[0] = enc.Name
+	hdr["Content-Encoding"] = w.ce[:1:1]
+	w.addVary()
+	w.wrote = true
+	if w.status != 0 {
+		w.rw.WriteHeader(w.status)
+	}
+	pad := 0
+	if j := w.e.c.Jitter; j > 0 {
+		n := min(len(prefix), w.e.c.JitterPrefix)
+		pad = 1 + int(maphash.Bytes(w.e.seed, prefix[:n])%uint64(j))
+	}
+	c, err := enc.NewWriter(&w.out, w.e.c.Level, pad)
+	if err != nil {
+		w.state, w.err = stateFailed, err
+		w.releaseBuf()
+		return err
+	}
+	w.c, w.state = c, stateCompress
+	if w.buf != nil {
+		b := *w.buf
+		if len(b) > 0 {
+			_, err = c.Write(b)
+		}
+		w.releaseBuf()
+	}
+	return err
+}
+
+// rewriteETag applies the ETag mode to a compressed response's tag.
+func (w *responseWriter) rewriteETag(hdr http.Header, tag, coding string) {
+	switch w.e.c.ETag {
+	case ETagWeaken:
+		if !strings.HasPrefix(tag, "W/") {
+			hdr["Etag"] = []string{"W/" + tag}
+		}
+	case ETagSuffix:
+		i := strings.LastIndexByte(tag, '"')
+		if i <= 0 {
+			i = len(tag)
+		}
+		hdr["Etag"] = []string{tag[:i] + "-" + coding + tag[i:]}
+	case ETagDrop:
+		delete(hdr, "Etag")
+	}
+}
+
+func (w *responseWriter) releaseBuf() {
+	if w.buf != nil {
+		*w.buf = (*w.buf)[:0]
+		w.e.bufs.Put(w.buf)
+		w.buf = nil
+	}
+}
+
+// finish ends the response after the handler returned normally.
+func (w *responseWriter) finish() {
+	switch w.state {
+	case stateUndecided:
+		if w.body != nil && w.body.tooLarge && w.status == 0 && (w.buf == nil || len(*w.buf) == 0) {
+			w.status = http.StatusRequestEntityTooLarge
+			w.startPlain()
+			break
+		}
+		var b []byte
+		if w.buf != nil {
+			b = *w.buf
+		}
+		if plain, _ := w.plan(); plain || len(b) == 0 {
+			w.startPlain()
+		} else {
+			w.decide(b, true, false)
+		}
+		if w.state == stateCompress {
+			w.c.Close()
+			w.c = nil
+		}
+	case stateCompress:
+		w.c.Close()
+		w.c = nil
+	case statePlain:
+		if w.body != nil && w.body.tooLarge && !w.wrote {
+			w.wrote = true
+			w.rw.WriteHeader(http.StatusRequestEntityTooLarge)
+		}
+	}
+	w.releaseBuf()
+	w.state = stateDone
+	if w.body != nil {
+		w.body.Close()
+	}
+}
+
+// cleanup runs deferred. After a normal return finish has run and it does
+// nothing; after a panic (or runtime.Goexit) it gives the compressor back
+// without ending its stream, so the client sees a truncated response, never
+// a complete-looking one, and lets the panic go on.
+func (w *responseWriter) cleanup() {
+	if w.state == stateDone {
+		return
+	}
+	if w.c != nil {
+		w.out.dst = io.Discard
+		w.c.Close()
+		w.c = nil
+	}
+	w.releaseBuf()
+	w.state = stateDone
+	if w.body != nil {
+		w.body.Close()
+	}
+}
+
+// Flush sends what was written so far to the client, deciding the
+// response first if need be: a handler that flushes is streaming, so the
+// minimum size no longer applies.
+func (w *responseWriter) Flush() { w.FlushError() }
+
+// FlushError is Flush returning the error, for http.ResponseController.
+func (w *responseWriter) FlushError() error {
+	switch w.state {
+	case stateUndecided:
+		var b []byte
+		if w.buf != nil {
+			b = *w.buf
+		}
+		var err error
+		if plain, _ := w.plan(); plain {
+			err = w.startPlain()
+		} else {
+			err = w.decide(b, false, true)
+		}
+		if err != nil {
+			return err
+		}
+		return w.FlushError()
+	case stateCompress:
+		if err := w.c.Flush(); err != nil {
+			return err
+		}
+	case statePlain:
+		w.wrote = true
+	default:
+		return w.stateErr()
+	}
+	return http.NewResponseController(w.rw).Flush()
+}
+
+// Hijack hands the connection to the handler, dropping anything buffered
+// or compressed but not yet flushed.
+func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if w.state >= stateFailed {
+		return nil, nil, w.stateErr()
+	}
+	conn, brw, err := http.NewResponseController(w.rw).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	if w.c != nil {
+		w.out.dst = io.Discard
+		w.c.Close()
+		w.c = nil
+	}
+	w.releaseBuf()
+	w.state = stateHijacked
+	return conn, brw, nil
+}
+
+// Unwrap returns the underlying ResponseWriter, for
+// http.ResponseController.
+func (w *responseWriter) Unwrap() http.ResponseWriter { return w.rw }
+
+// CloseNotify forwards to the underlying writer, for handlers written
+// before contexts.
+func (w *responseWriter) CloseNotify() <-chan bool {
+	if cn, ok := w.rw.(interface{ CloseNotify() <-chan bool }); ok {
+		return cn.CloseNotify()
+	}
+	return nil
+}
+
+// ReadFrom copies from r. A plain response goes to the underlying writer's
+// ReadFrom (sendfile for a file on a TCP connection); a compressed one reads
+// into a pooled buffer and compresses from it, so io.Copy allocates no
+// buffer of its own.
+func (w *responseWriter) ReadFrom(r io.Reader) (int64, error) {
+	var total int64
+	for w.state == stateUndecided {
+		plain, need := w.plan()
+		if plain {
+			if err := w.startPlain(); err != nil {
+				return total, err
+			}
+			break
+		}
+		if w.buf == nil {
+			w.buf = w.e.bufs.Get()
+		}
+		b := *w.buf
+		if len(b) >= need {
+			if err := w.decide(b, false, false); err != nil {
+				return total, err
+			}
+			break
+		}
+		n, err := r.Read(b[len(b):min(need, cap(b))])
+		*w.buf = b[:len(b)+n]
+		total += int64(n)
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+	switch w.state {
+	case statePlain:
+		w.wrote = true
+		if rf, ok := w.rw.(io.ReaderFrom); ok {
+			n, err := rf.ReadFrom(r)
+			return total + n, err
+		}
+		n, err := io.Copy(writerOnly{w.rw}, r)
+		return total + n, err
+	case stateCompress:
+		cb := chunks.Get()
+		defer chunks.Put(cb)
+		n, err := io.CopyBuffer(writerOnly{w.c}, readerOnly{r}, cb[:])
+		return total + n, err
+	}
+	return total, w.stateErr()
+}
+
+// chunks are the buffers ReadFrom compresses from.
+var chunks = reuse.Pool[*[32 << 10]byte]{New: func() *[32 << 10]byte { return new([32 << 10]byte) }}
+
+// writerOnly and readerOnly hide every method but Write and Read, so that
+// io.CopyBuffer uses the buffer it is given.
+type writerOnly struct{ io.Writer }
+
+type readerOnly struct{ io.Reader }

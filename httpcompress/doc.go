@@ -12,7 +12,7 @@
 //
 // The package uses the standard library only. The nested module
 // github.com/reuse-go/reuse/httpcompress/khttp offers the same Config over
-// klauspost/compress, with gzip about twice as fast and zstd for the
+// klauspost/compress, with faster gzip and zstd for the
 // clients that accept it.
 //
 // # Behaviour, point by point, against klauspost/compress/gzhttp

@@ -97,39 +97,7 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 		}
 		a.TotalBytes += bytes
 		a.TotalObjects += objects
-		frames := expand(s.Location)
-		at := slices.IndexFunc(frames, func(f frame) bool { return !isStd(f.fn) })
-		var chain []string
-		st := &site{}
-		key := "(runtime)"
-		if at >= 0 {
-			key = fmt.Sprintf("%s:%d", frames[at].fn, frames[at].line)
-		} else {
-			at = len(frames)
-		}
-		for _, f := range frames[:at] {
-			chain = append(chain, f.fn)
-		}
-		if x, ok := sites[key]; ok {
-			st = x
-		} else {
-			st.sizes = map[float64]float64{}
-			st.Function = key
-			if at < len(frames) {
-				st.Function, st.File, st.Line = frames[at].fn, frames[at].file, frames[at].line
-			}
-			sites[key] = st
-		}
-		st.Bytes += bytes
-		st.Objects += objects
-		size := bytes / math.Max(objects, 1)
-		if v := s.NumLabel["bytes"]; len(v) > 0 {
-			size = float64(v[0])
-		}
-		st.sizes[size] += objects
-		if bytes > st.heaviest {
-			st.heaviest, st.heavyChain = bytes, chain
-		}
+		add(sites, s, bytes, objects)
 	}
 	for _, st := range sites {
 		st.finish(a.TotalBytes)
@@ -147,6 +115,43 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].Bytes > l[j].Bytes })
 	}
 	return a, nil
+}
+
+// add adds a sample to its site, making the site at its first sample.
+func add(sites map[string]*site, s *profile.Sample, bytes, objects float64) {
+	frames := expand(s.Location)
+	at := slices.IndexFunc(frames, func(f frame) bool { return !isStd(f.fn) })
+	var chain []string
+	st := &site{}
+	key := "(runtime)"
+	if at >= 0 {
+		key = fmt.Sprintf("%s:%d", frames[at].fn, frames[at].line)
+	} else {
+		at = len(frames)
+	}
+	for _, f := range frames[:at] {
+		chain = append(chain, f.fn)
+	}
+	if x, ok := sites[key]; ok {
+		st = x
+	} else {
+		st.sizes = map[float64]float64{}
+		st.Function = key
+		if at < len(frames) {
+			st.Function, st.File, st.Line = frames[at].fn, frames[at].file, frames[at].line
+		}
+		sites[key] = st
+	}
+	st.Bytes += bytes
+	st.Objects += objects
+	size := bytes / math.Max(objects, 1)
+	if v := s.NumLabel["bytes"]; len(v) > 0 {
+		size = float64(v[0])
+	}
+	st.sizes[size] += objects
+	if bytes > st.heaviest {
+		st.heaviest, st.heavyChain = bytes, chain
+	}
 }
 
 type frame struct {
@@ -262,6 +267,15 @@ func (s *site) kind() bool {
 			return true
 		}
 	}
+	if s.stdKind() {
+		return true
+	}
+	return s.allocKind()
+}
+
+// stdKind recognises what the standard library allocates on the site's
+// behalf and has a pooled form in reuse.
+func (s *site) stdKind() bool {
 	switch {
 	case s.has("bufio.NewReader"):
 		s.Kind, s.Use, s.Bound = "bufio.Reader", "bufiopool.NewReader(r, size), Close to give it back", fmt.Sprintf("size %s", size(s.MaxSize))
@@ -279,6 +293,16 @@ func (s *site) kind() bool {
 	case s.has("bytes.growSlice", "bytes.(*Buffer).grow"):
 		s.Kind, s.Use = "bytes.Buffer growth", "bytebuf.Pool (Get, write, Put)"
 		s.Bound = fmt.Sprintf("bytebuf.Config{MaxCap: %s} or more: the largest buffer seen grew to %s", size(ceilPow2(s.MaxSize)), size(s.MaxSize))
+	default:
+		return false
+	}
+	return true
+}
+
+// allocKind names what the site allocates itself, or what reuse cannot
+// pool, with Why set and false returned.
+func (s *site) allocKind() bool {
+	switch {
 	case s.has("strings.(*Builder)", "runtime.concatstring", "runtime.slicebytetostring", "runtime.rawstring", "strconv."):
 		s.Kind = "strings"
 		s.Why = "strings: a string is handed out as a value and can never be given back; build into a pooled bytebuf.Buffer and write it out instead"

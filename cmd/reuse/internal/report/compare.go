@@ -39,6 +39,16 @@ func Compare(w io.Writer, old, new Report) error {
 		fmt.Fprintf(&b, "note: old times are %s time, new %s time\n\n", old.Timing, new.Timing)
 	}
 	fmt.Fprintf(&b, "%-44s %16s %16s %24s\n", unit, "old", "new", "delta")
+	compareTimes(&b, old, new)
+	b.WriteString("\nreuse against sync.Pool written correctly (speedup, 95% interval)\n")
+	compareHeadlines(&b, old, new)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// compareTimes writes a row per variant both runs measured, and the
+// geometric mean of the changes.
+func compareTimes(b *strings.Builder, old, new Report) {
 	newVariants := index(new)
 	var logSum float64
 	var n, missing int
@@ -51,7 +61,7 @@ func Compare(w io.Writer, old, new Report) error {
 					missing++
 					continue
 				}
-				fmt.Fprintf(&b, "%-44s %16s %16s %24s\n", clip(key, 44), spread(ov), spread(nv), delta(ov.RoundTimes, nv.RoundTimes))
+				fmt.Fprintf(b, "%-44s %16s %16s %24s\n", clip(key, 44), spread(ov), spread(nv), delta(ov.RoundTimes, nv.RoundTimes))
 				if o, m := ov.Time(), nv.Time(); o > 0 && m > 0 {
 					logSum += math.Log(m / o)
 					n++
@@ -60,12 +70,16 @@ func Compare(w io.Writer, old, new Report) error {
 		}
 	}
 	if n > 0 {
-		fmt.Fprintf(&b, "%-44s %16s %16s %24s\n", "geomean of new/old", "", "", fmt.Sprintf("%+.1f%%", 100*(math.Exp(logSum/float64(n))-1)))
+		fmt.Fprintf(b, "%-44s %16s %16s %24s\n", "geomean of new/old", "", "", fmt.Sprintf("%+.1f%%", 100*(math.Exp(logSum/float64(n))-1)))
 	}
 	if missing > 0 {
-		fmt.Fprintf(&b, "(%d variants of the old run are not in the new one)\n", missing)
+		fmt.Fprintf(b, "(%d variants of the old run are not in the new one)\n", missing)
 	}
-	b.WriteString("\nreuse against sync.Pool written correctly (speedup, 95% interval)\n")
+}
+
+// compareHeadlines writes reuse's headline comparison in each run, per
+// case both measured.
+func compareHeadlines(b *strings.Builder, old, new Report) {
 	newCases := map[string]Case{}
 	for _, wl := range new.Workloads {
 		for _, c := range wl.Cases {
@@ -79,11 +93,9 @@ func Compare(w io.Writer, old, new Report) error {
 				continue
 			}
 			oh, nh := c.Verdict.Headline, nc.Verdict.Headline
-			fmt.Fprintf(&b, "%-16s %-36s %-36s\n", label(wl, c), Interval3(oh.Speedup)+" "+oh.Status, Interval3(nh.Speedup)+" "+nh.Status)
+			fmt.Fprintf(b, "%-16s %-36s %-36s\n", label(wl, c), Interval3(oh.Speedup)+" "+oh.Status, Interval3(nh.Speedup)+" "+nh.Status)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // index maps "W1 n=0 make([]int, n)" to the variant.

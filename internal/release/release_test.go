@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/race"
 )
 
@@ -141,8 +142,8 @@ func TestSemver(t *testing.T) {
 // has its own module cache, so nothing of this checkout can leak in.
 func TestOutsideModule(t *testing.T) {
 	needGo(t)
-	if race.Enabled {
-		t.Skip("builds modules with the go command; nothing here for the race detector")
+	if race.Enabled || debug.Enabled {
+		t.Skip("builds modules with the go command; the native run covers the release")
 	}
 	if strconv.IntSize == 32 {
 		// The packaging does not depend on the target; the modules' own
@@ -339,5 +340,53 @@ func TestWrite(t *testing.T) {
 	}
 	if out := logged.String(); !strings.Contains(out, "git tag v0.3.0 && git tag sub/v0.3.0") || !strings.Contains(out, "nothing was pushed") {
 		t.Errorf("release printed:\n%s\nwant the tags v0.3.0 and sub/v0.3.0", out)
+	}
+}
+
+// TestAPICheck tags a one-package module at v0.1.0, changes an exported
+// function's signature, and asks for releases after it: a patch release
+// must fail with apidiff's report, a new minor version of v0 passes with
+// the change listed. It installs the pinned apidiff, which the first time
+// downloads and compiles golang.org/x/exp and x/tools.
+func TestAPICheck(t *testing.T) {
+	needGo(t)
+	if race.Enabled || debug.Enabled || strconv.IntSize == 32 {
+		t.Skip("the native run covers the release")
+	}
+	root := t.TempDir()
+	write(t, filepath.Join(root, "go.mod"), "module example.com/api\n\ngo 1.24\n")
+	write(t, filepath.Join(root, "api.go"), "package api\n\n// F is exported.\nfunc F(int) {}\n")
+	write(t, filepath.Join(root, "LICENSE"), "licence\n")
+	write(t, filepath.Join(root, "CHANGELOG.md"), "# Changelog\n\n## [Unreleased]\n\n- F takes a string\n")
+	git := func(args ...string) {
+		t.Helper()
+		env := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+		if _, err := run(root, env, "git", args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "v0.1.0")
+	git("tag", "v0.1.0")
+	write(t, filepath.Join(root, "api.go"), "package api\n\n// F is exported.\nfunc F(string) {}\n")
+
+	var logged strings.Builder
+	r := &release{root: root, version: "v0.1.1", dryRun: true, noBuild: true,
+		log: func(format string, args ...any) { fmt.Fprintf(&logged, format+"\n", args...) }}
+	err := r.run()
+	if err == nil || !strings.Contains(err.Error(), "breaks the API of example.com/api since v0.1.0") {
+		t.Fatalf("release v0.1.1 after an incompatible change: err = %v\n%s", err, logged.String())
+	}
+	if !strings.Contains(logged.String(), "F: changed from func(int) to func(string)") {
+		t.Errorf("release v0.1.1 printed:\n%s\nwant apidiff's line for F", logged.String())
+	}
+	logged.Reset()
+	r.version = "v0.2.0"
+	if err := r.run(); err != nil {
+		t.Errorf("release v0.2.0 (a new minor version of v0): %v\n%s", err, logged.String())
+	}
+	if !strings.Contains(logged.String(), "incompatible changes allowed: a new minor version of v0") {
+		t.Errorf("release v0.2.0 printed:\n%s\nwant the change listed and allowed", logged.String())
 	}
 }

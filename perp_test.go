@@ -183,7 +183,7 @@ func TestManyIdlePools(t *testing.T) {
 			}
 			return func(i int) { ps[i].Put(ps[i].Get()) }
 		}()},
-		{"Slices", 4 << 10, func() func(int) {
+		{"Slices", 64, func() func(int) {
 			ps := make([]reuse.Slices[byte], n)
 			return func(i int) { ps[i].Put(ps[i].Get(64)) }
 		}()},

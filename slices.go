@@ -68,8 +68,11 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // has not handed out again since the previous collection, and the slots
 // follow the same rule (see "# Retention" in the package documentation). So
 // what a Slices retains is bounded by MaxCap times the slices Put since the
-// last two collections, plus one slice per P, and an idle pool keeps no
-// slice after two collections.
+// last two collections, plus one slice per P. A Slices from which nothing
+// was taken for a whole collection interval also lets go of its state (one
+// sync.Pool per size class, about 3 KiB for []byte) and makes it anew at its
+// next use, so an idle Slices keeps nothing after two collections: a program
+// may hold many of them.
 type Slices[E any] struct {
 	// MaxCap is the largest capacity, in elements, that the pool keeps, rounded
 	// down to a size class. Get(n) for a larger n returns a fresh slice of
@@ -88,7 +91,15 @@ type Slices[E any] struct {
 	// call.
 	CountAll bool
 
+	// st is made at first use, and dropped by the sweep after a
+	// collection interval with no Get (see swept), so that an idle Slices
+	// keeps no memory; the next use makes a new one.
 	st atomic.Pointer[slicesState]
+
+	// The counters live here rather than in st, which comes and goes.
+	news, drops atomic.Uint64
+	// gets and puts hold the CountAll counters of the states dropped.
+	gets, puts atomic.Uint64
 }
 
 // slicesState is a Slices' configuration, fixed at first use, and its pools.
@@ -119,10 +130,14 @@ type slicesState struct {
 	zero     bool
 	countAll bool
 
-	_ [64]byte // keep the rare counters off the line read on every call
+	// onSweep is the hook the slots call after each sweep (see swept).
+	onSweep func(idle bool)
 
-	news  atomic.Uint64
-	drops atomic.Uint64
+	_ [64]byte // keep the rarely written flag off the line read on every call
+
+	// active is set by a Get that the shared pools served since the last
+	// sweep: the slots see only the Gets they serve.
+	active atomic.Bool
 }
 
 // NewSlices returns a Slices that keeps slices of capacity up to maxCap
@@ -172,10 +187,28 @@ func (s *Slices[E]) init() *slicesState {
 			}
 		}
 	}
+	st.onSweep = func(idle bool) { s.swept(st, idle) }
+	st.slots.MakeWith(st.onSweep)
 	if !s.st.CompareAndSwap(nil, st) {
 		return s.st.Load()
 	}
 	return st
+}
+
+// swept runs after each sweep of st's slots (see internal/perp). When no Get
+// was served since the previous sweep, neither by the slots (idle) nor by the
+// shared pools, it drops st: its sync.Pools, one per size class, and what
+// they hold go to the garbage collector, and the next use makes a new state.
+// A Goroutine still using the old state meanwhile loses what it puts there
+// to the collector, never hands it out twice.
+func (s *Slices[E]) swept(st *slicesState, idle bool) {
+	active := st.active.Swap(false)
+	if !idle || active || !s.st.CompareAndSwap(st, nil) {
+		return
+	}
+	gets, puts := st.slots.Counters()
+	s.gets.Add(gets)
+	s.puts.Add(puts)
 }
 
 // Get returns a slice of length n whose capacity is the size of n's class,
@@ -236,7 +269,7 @@ func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 		st.slots.Count(true)
 	}
 	if n > st.maxCap || st.pools == nil {
-		st.news.Add(1)
+		s.news.Add(1)
 		return st, true
 	}
 	return st, false
@@ -250,12 +283,15 @@ func (s *Slices[E]) getShared(st *slicesState, n int) []E {
 		// The pool holds only unsafe.Pointers: read the pointer out of the
 		// interface without a type assertion.
 		r := makeSlice[E](efaceData(x), n, size)
+		if !st.active.Load() {
+			st.active.Store(true) // written once per collection interval at most
+		}
 		if debug.Enabled {
 			debugSlicesGot(s, r, st.zero)
 		}
 		return r
 	}
-	st.news.Add(1)
+	s.news.Add(1)
 	r := make([]E, n, size)
 	if debug.Enabled {
 		debugSlicesNew(s, r)
@@ -292,7 +328,7 @@ func (s *Slices[E]) Put(x []E) {
 	if perp.OK {
 		a := st.slots.Load()
 		if a == nil {
-			a = st.slots.Make()
+			a = st.slots.MakeWith(st.onSweep)
 		}
 		pid := perp.Pin() // nothing here may allocate or block
 		if sl := slotAt(a, pid); sl != nil {
@@ -330,7 +366,7 @@ func (s *Slices[E]) putSlow(x []E) *slicesState {
 		debugSlicesSeal(x, st.zero)
 	}
 	if uint(cap(x)-1) >= uint(st.maxCap) {
-		st.drops.Add(1)
+		s.drops.Add(1)
 		return nil
 	}
 	return st
@@ -355,13 +391,14 @@ func (s *Slices[E]) Stats() Stats {
 	if s == nil {
 		panic("reuse: Slices.Stats: nil *Slices")
 	}
-	st := s.st.Load()
-	if st == nil {
-		return Stats{}
-	}
-	r := Stats{News: st.news.Load(), Drops: st.drops.Load()}
-	if st.countAll {
-		r.Gets, r.Puts = st.slots.Counters()
+	r := Stats{News: s.news.Load(), Drops: s.drops.Load()}
+	if s.CountAll {
+		r.Gets, r.Puts = s.gets.Load(), s.puts.Load()
+		if st := s.st.Load(); st != nil {
+			gets, puts := st.slots.Counters()
+			r.Gets += gets
+			r.Puts += puts
+		}
 	}
 	return r
 }

@@ -32,6 +32,8 @@ type values struct {
 	// value: code that clears a field before Put detaches what the field
 	// pointed to, so a slice loaded from it is not pooled memory.
 	cleared map[*types.Var]bool
+	// fields maps the class of a field's loads to the field.
+	fields map[ssa.Value]fieldLoc
 }
 
 func newValues(fns []*ssa.Function) *values {
@@ -41,6 +43,7 @@ func newValues(fns []*ssa.Function) *values {
 		single:  make(map[ssa.Value]*ssa.Store),
 		members: make(map[ssa.Value][]ssa.Value),
 		cleared: make(map[*types.Var]bool),
+		fields:  make(map[ssa.Value]fieldLoc),
 	}
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
@@ -74,11 +77,56 @@ func newValues(fns []*ssa.Function) *values {
 			vs.union(o.root, vs.find(loc))
 		}
 	}
+	// A pointer loaded from a field of a value, in one function, is one
+	// value until the field is stored to or the value is passed to a call
+	// (see kills): x.buf after Put(x.buf) is the buffer given back.
+	type fieldKey struct {
+		fn   *ssa.Function
+		base ssa.Value
+		f    *types.Var
+	}
+	first := make(map[fieldKey]ssa.Value)
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				l, ok := in.(*ssa.UnOp)
+				if !ok || l.Op != token.MUL {
+					continue
+				}
+				fa, ok := l.X.(*ssa.FieldAddr)
+				if !ok || owning(l.Type()) || !aliasing(l.Type()) {
+					continue
+				}
+				if o := vs.same(l); o.root != ssa.Value(l) {
+					continue
+				}
+				base, derived := vs.of(fa.X)
+				if derived {
+					continue
+				}
+				k := fieldKey{fn, base, fieldOf(fa)}
+				if f, ok := first[k]; ok {
+					vs.union(l, f)
+				} else {
+					first[k] = l
+				}
+			}
+		}
+	}
+	for k, l := range first {
+		vs.fields[vs.find(l)] = fieldLoc{k.base, k.f}
+	}
 	for r := range vs.memoRoots() {
 		rep := vs.find(r)
 		vs.members[rep] = append(vs.members[rep], r)
 	}
 	return vs
+}
+
+// A fieldLoc is a field of a value, whose loads form one class.
+type fieldLoc struct {
+	base ssa.Value // class of the value holding the field
+	f    *types.Var
 }
 
 func (vs *values) memoRoots() map[ssa.Value]bool {

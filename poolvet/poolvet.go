@@ -287,6 +287,10 @@ func (c *checker) checkAfter(fn *ssa.Function, r release) {
 			if x.Op == token.EQL || x.Op == token.NEQ {
 				continue // comparing a pointer reads no pooled memory
 			}
+		case *ssa.Call:
+			if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+				continue // a slice's length and capacity are the caller's copy
+			}
 		}
 		if v, ok := in.(ssa.Value); ok {
 			if vr, _ := c.vs.of(v); tainted[vr] {
@@ -495,6 +499,28 @@ func (c *checker) kills(fn *ssa.Function, root ssa.Value) map[*ssa.BasicBlock][]
 	if len(members) == 0 {
 		members = []ssa.Value{root}
 	}
+	if loc, ok := c.vs.fields[root]; ok {
+		// The loads are the one value; a store to the field, or a call
+		// that may store to it, ends it, as does a new holder.
+		for b, ks := range c.kills(fn, loc.base) {
+			k[b] = append(k[b], ks...)
+		}
+		for _, b := range fn.Blocks {
+			for i, in := range b.Instrs {
+				switch x := in.(type) {
+				case *ssa.Store:
+					if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fieldOf(fa) == loc.f {
+						k[b] = append(k[b], i)
+					}
+				case ssa.CallInstruction:
+					if c.receives(x, loc.base) {
+						k[b] = append(k[b], i+1)
+					}
+				}
+			}
+		}
+		return k
+	}
 	for _, m := range members {
 		if st, ok := c.vs.single[m]; ok {
 			add(st)
@@ -505,6 +531,22 @@ func (c *checker) kills(fn *ssa.Function, root ssa.Value) map[*ssa.BasicBlock][]
 		}
 	}
 	return k
+}
+
+// receives reports whether a call is passed the value of class base, or
+// memory of it, so that it may store to base's fields.
+func (c *checker) receives(call ssa.CallInstruction, base ssa.Value) bool {
+	common := call.Common()
+	vals := append([]ssa.Value{common.Value}, common.Args...)
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		vals = append(vals, mc.Bindings...)
+	}
+	for _, v := range vals {
+		if r, _ := c.vs.of(v); r == base {
+			return true
+		}
+	}
+	return false
 }
 
 // posOf returns a position for an instruction, borrowing one from the

@@ -268,3 +268,9 @@ func cleanReturnedHandle(w io.Writer) (*gzpool.Writer, error) {
 	}
 	return zw, nil
 }
+
+func cleanCapAfter(s *reuse.Slices[byte], n int) int {
+	x := s.Get(n)
+	s.Put(x)
+	return cap(x)
+}

@@ -16,12 +16,11 @@ var list [][]byte
 
 type conn struct{ buf *bytes.Buffer }
 
-// A value kept in a field is loaded afresh at each use: poolvet does not
-// follow memory.
-func (c *conn) missedField() {
-	c.buf = bufs.Get()
+// A field stored through another pointer to the same struct is not seen
+// as the same field's store: poolvet keys fields by the value holding them.
+func (c *conn) missedFieldAlias(d *conn) {
 	bufs.Put(c.buf)
-	c.buf.WriteString("x") // want `used after Put`
+	d.buf.WriteString("x") // want `used after Put`
 }
 
 // An append into a global slice stores the pooled bytes.

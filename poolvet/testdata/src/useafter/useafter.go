@@ -195,6 +195,34 @@ func badDeferredLocalMethod() []byte {
 	return x.data[:1] // want `memory of x is returned, but the deferred Put`
 }
 
+type conn struct {
+	buf  *bytes.Buffer
+	name string
+}
+
+func (c *conn) refill() { c.buf = bufs.Get() }
+
+func (c *conn) badField() {
+	c.buf = bufs.Get()
+	bufs.Put(c.buf)
+	c.buf.WriteString("x") // want `c.buf is used after Put`
+}
+
+func (c *conn) badFieldDouble(fail bool) error {
+	defer bufs.Put(c.buf)
+	if fail {
+		bufs.Put(c.buf) // want `c.buf is Put twice: here and by the deferred Put`
+		return io.EOF
+	}
+	c.buf.WriteString("x")
+	return nil
+}
+
+func badFieldParam(c *conn) int {
+	bufs.Put(c.buf)
+	return c.buf.Len() // want `c.buf is used after Put`
+}
+
 // --- clean -----------------------------------------------------------------
 
 func cleanReget() {
@@ -311,4 +339,36 @@ func cleanResetPointer() {
 	bufs.Put(b)
 	b = nil
 	sink(b)
+}
+
+func (c *conn) cleanFieldRestored() {
+	bufs.Put(c.buf)
+	c.buf = bufs.Get()
+	c.buf.WriteString("x")
+}
+
+func (c *conn) cleanFieldRefilled() {
+	bufs.Put(c.buf)
+	c.refill()
+	c.buf.WriteString("x")
+}
+
+func (c *conn) cleanFieldCleared() {
+	bufs.Put(c.buf)
+	c.buf = nil
+	if c.buf == nil {
+		c.name = "closed"
+	}
+}
+
+func cleanFieldLoop(conns []*conn) {
+	for _, c := range conns {
+		bufs.Put(c.buf)
+		c.buf = nil
+	}
+}
+
+func cleanFieldOtherHolder(a, b *conn) {
+	bufs.Put(a.buf)
+	b.buf.WriteString("x")
 }

@@ -52,7 +52,7 @@ func BenchmarkPaired(b *testing.B) {
 	// without hooks and with Reset and Accept (the hooks' cost).
 	type event struct {
 		n   int64
-		buf [48]byte
+		_ [48]byte
 	}
 	b.Run("op=pool/hooks=none", func(b *testing.B) {
 		sp := sync.Pool{New: func() any { return new(event) }}

@@ -51,7 +51,7 @@ func BenchmarkPaired(b *testing.B) {
 	// Pool[*T] against the same code written inline around a sync.Pool,
 	// without hooks and with Reset and Accept (the hooks' cost).
 	type event struct {
-		n   int64
+		n int64
 		_ [48]byte
 	}
 	b.Run("op=pool/hooks=none", func(b *testing.B) {

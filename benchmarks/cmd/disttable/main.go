@@ -1,0 +1,213 @@
+// Command disttable turns the output of BenchmarkDist (go test -bench Dist,
+// any -count and -cpu) into the Markdown tables of README.md: a summary of
+// bytebuf against the best of the four other pools for each metric, and the
+// medians of every pool. It reads the benchmark output on standard input
+// and writes Markdown on standard output; scripts/disttable runs it.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// key is one benchmark: a workload, a mode, a P count and a pool.
+type key struct {
+	workload, mode, impl string
+	procs             int
+}
+
+// metrics are the units reported, in table order.
+var metrics = []string{"ns/op", "exact-allocs/op", "B/op", "cap/written", "retained-B"}
+
+// impls are the pools, bytebuf last.
+var impls = []string{"syncpool", "bytebufferpool", "libp2p", "zap", "bytebuf"}
+
+func main() {
+	samples, order, err := parse(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "disttable:", err)
+		os.Exit(1)
+	}
+	if len(order) == 0 {
+		fmt.Fprintln(os.Stderr, "disttable: no BenchmarkDist results on standard input")
+		os.Exit(1)
+	}
+	med := func(k key, unit string) (float64, bool) {
+		v := samples[k][unit]
+		if len(v) == 0 {
+			return 0, false
+		}
+		v = slices.Clone(v)
+		slices.Sort(v)
+		if len(v)%2 == 1 {
+			return v[len(v)/2], true
+		}
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2, true
+	}
+	w := bufio.NewWriter(os.Stdout)
+	defer w.Flush()
+
+	fmt.Fprintln(w, "bytebuf against the best of the four other pools, for each metric (medians; ratio = bytebuf / best):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| workload | mode | P | ns/op: bytebuf, best peer | ratio | B/op: bytebuf, best peer | allocs/op | cap/written | retained after 2 GCs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	for _, g := range order {
+		ours := g
+		ours.impl = "bytebuf"
+		t, ok := med(ours, "ns/op")
+		if !ok {
+			continue
+		}
+		bestT, bestTName := best(g, "ns/op", med)
+		bestB, bestBName := best(g, "B/op", med)
+		ob, _ := med(ours, "B/op")
+		oa, _ := med(ours, "exact-allocs/op")
+		oc, _ := med(ours, "cap/written")
+		or, _ := med(ours, "retained-B")
+		fmt.Fprintf(w, "| %s | %s | %d | %s, %s (%s) | %.2f | %s, %s (%s) | %s | %.2f | %s |\n",
+			g.workload, g.mode, g.procs, ns(t), ns(bestT), bestTName, t/bestT,
+			num(ob), num(bestB), bestBName, allocs(oa), oc, size(or))
+	}
+
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "<details><summary>Every pool (medians)</summary>")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| workload | mode | P | pool | ns/op | allocs/op | B/op | cap/written | retained after 2 GCs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	for _, g := range order {
+		for _, impl := range impls {
+			k := g
+			k.impl = impl
+			t, ok := med(k, "ns/op")
+			if !ok {
+				continue
+			}
+			a, _ := med(k, "exact-allocs/op")
+			b, _ := med(k, "B/op")
+			c, _ := med(k, "cap/written")
+			r, _ := med(k, "retained-B")
+			fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s | %.2f | %s |\n",
+				g.workload, g.mode, g.procs, impl, ns(t), allocs(a), num(b), c, size(r))
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "</details>")
+}
+
+// best returns the smallest median of unit among the pools other than
+// bytebuf in group g, and that pool's name.
+func best(g key, unit string, med func(key, string) (float64, bool)) (float64, string) {
+	bv, bn := 0.0, ""
+	for _, impl := range impls[:len(impls)-1] {
+		k := g
+		k.impl = impl
+		if v, ok := med(k, unit); ok && (bn == "" || v < bv) {
+			bv, bn = v, impl
+		}
+	}
+	return bv, bn
+}
+
+// parse reads benchmark lines and returns the samples of each metric by
+// benchmark, and the groups (keys without impl) in the order first seen.
+func parse(r io.Reader) (map[key]map[string][]float64, []key, error) {
+	samples := map[key]map[string][]float64{}
+	var order []key
+	seen := map[key]bool{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "BenchmarkDist/") {
+			continue
+		}
+		name, procs := f[0], 1
+		if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
+			if p, err := strconv.Atoi(name[i+1:]); err == nil {
+				name, procs = name[:i], p
+			}
+		}
+		k := key{procs: procs}
+		for _, part := range strings.Split(name, "/")[1:] {
+			kv := strings.SplitN(part, "=", 2)
+			if len(kv) != 2 {
+				continue
+			}
+			switch kv[0] {
+			case "workload":
+				k.workload = kv[1]
+			case "mode":
+				k.mode = kv[1]
+			case "impl":
+				k.impl = kv[1]
+			}
+		}
+		if samples[k] == nil {
+			samples[k] = map[string][]float64{}
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%q: %v", sc.Text(), err)
+			}
+			if slices.Contains(metrics, f[i+1]) {
+				samples[k][f[i+1]] = append(samples[k][f[i+1]], v)
+			}
+		}
+		g := k
+		g.impl = ""
+		if !seen[g] {
+			seen[g] = true
+			order = append(order, g)
+		}
+	}
+	// Group by workload, then serial before parallel, then P.
+	slices.SortStableFunc(order, func(a, b key) int {
+		if a.workload != b.workload {
+			return 0 // keep the suite's order of workloads
+		}
+		if a.mode != b.mode {
+			return strings.Compare(b.mode, a.mode) // serial first
+		}
+		return a.procs - b.procs
+	})
+	return samples, order, sc.Err()
+}
+
+func ns(v float64) string {
+	switch {
+	case v >= 1e6:
+		return fmt.Sprintf("%.2f ms", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.2f µs", v/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", v)
+}
+
+func num(v float64) string {
+	if v >= 10 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 2, 64)
+}
+
+func allocs(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'g', 2, 64)
+}
+
+func size(v float64) string {
+	switch {
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", v)
+}

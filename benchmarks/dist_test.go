@@ -1,0 +1,252 @@
+package benchmarks
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	pool "github.com/libp2p/go-buffer-pool"
+	"github.com/valyala/bytebufferpool"
+	"go.uber.org/zap/buffer"
+
+	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/perp"
+	"github.com/reuse-go/reuse/reusetest"
+)
+
+// The distributions suite: the five pools under workloads none of them was
+// tuned for. Each goroutine keeps distInFlight buffers in flight; one op
+// finishes the oldest (writes its length in chunks of at most distChunk
+// bytes, as a handler building output does), puts it back and gets a new
+// one in its place. scripts/disttable turns the results into the table in
+// README.md.
+const (
+	distInFlight = 4
+	distChunk    = 4 << 10
+	distLen      = 1 << 16 // lengths per workload, cycled
+	distMax      = 1 << 20 // no length is larger
+)
+
+// distWorkload is a fixed pseudo-random sequence of lengths.
+type distWorkload struct {
+	name    string
+	lengths []int
+}
+
+// distWorkloads are the shapes of the suite, each 1<<16 lengths long.
+var distWorkloads = func() []distWorkload {
+	r := rand.New(rand.NewPCG(14, 14))
+	clamp := func(x float64) int { return max(1, min(distMax, int(x))) }
+	logNormal := func(median, sigma float64) func(i int) int {
+		return func(int) int { return clamp(median * math.Exp(sigma*r.NormFloat64())) }
+	}
+	gen := func(name string, f func(i int) int) distWorkload {
+		l := make([]int, distLen)
+		for i := range l {
+			l[i] = f(i)
+		}
+		return distWorkload{name, l}
+	}
+	return []distWorkload{
+		// Small records: median 256 B, 95% within 90-700 B.
+		gen("lognormal-small", logNormal(256, 0.6)),
+		// Responses: median 2 KiB, a long tail (1% above 20 KiB).
+		gen("lognormal-medium", logNormal(2048, 1.0)),
+		// Heavy-tailed: median 2 KiB, 1% above 200 KiB.
+		gen("lognormal-heavy", logNormal(2048, 2.0)),
+		// 99% 200 B, 1% 256 KiB.
+		gen("bimodal", func(int) int {
+			if r.IntN(100) == 0 {
+				return 256 << 10
+			}
+			return 200
+		}),
+		// Pareto with minimum 512 B and index 1.2: 1% above 24 KiB.
+		gen("pareto", func(int) int { return clamp(512 / math.Pow(1-r.Float64(), 1/1.2)) }),
+		// Log-normal (sigma 0.5) whose median drifts from 256 B up to
+		// 64 KiB and back down over the sequence.
+		gen("drift", func(i int) int {
+			ph := float64(i) / distLen * 2
+			if ph > 1 {
+				ph = 2 - ph
+			}
+			return clamp(256 * math.Exp2(8*ph) * math.Exp(0.5*r.NormFloat64()))
+		}),
+	}
+}()
+
+// distImpl is one pool under the suite. local returns, for one goroutine,
+// the function that gets a buffer for its in-flight slot k (libp2p's Buffer
+// is a value each goroutine keeps per slot; the others ignore k).
+type distImpl[B any] struct {
+	local func() func(k int) B
+	write func(B, []byte)
+	capOf func(B) int
+	put   func(B)
+}
+
+func distSyncPool() distImpl[*bytes.Buffer] {
+	p := &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	return distImpl[*bytes.Buffer]{
+		local: func() func(int) *bytes.Buffer {
+			return func(int) *bytes.Buffer { b := p.Get().(*bytes.Buffer); b.Reset(); return b }
+		},
+		write: func(b *bytes.Buffer, d []byte) { b.Write(d) },
+		capOf: func(b *bytes.Buffer) int { return b.Cap() },
+		put:   func(b *bytes.Buffer) { p.Put(b) },
+	}
+}
+
+func distBytebufferpool() distImpl[*bytebufferpool.ByteBuffer] {
+	p := new(bytebufferpool.Pool)
+	return distImpl[*bytebufferpool.ByteBuffer]{
+		local: func() func(int) *bytebufferpool.ByteBuffer {
+			return func(int) *bytebufferpool.ByteBuffer { return p.Get() }
+		},
+		write: func(b *bytebufferpool.ByteBuffer, d []byte) { b.Write(d) },
+		capOf: func(b *bytebufferpool.ByteBuffer) int { return cap(b.B) },
+		put:   func(b *bytebufferpool.ByteBuffer) { p.Put(b) },
+	}
+}
+
+func distLibp2p() distImpl[*pool.Buffer] {
+	p := new(pool.BufferPool)
+	return distImpl[*pool.Buffer]{
+		local: func() func(int) *pool.Buffer {
+			slots := make([]pool.Buffer, distInFlight)
+			for k := range slots {
+				slots[k].Pool = p
+			}
+			return func(k int) *pool.Buffer { return &slots[k] }
+		},
+		write: func(b *pool.Buffer, d []byte) { b.Write(d) },
+		capOf: func(b *pool.Buffer) int { return b.Cap() },
+		put:   func(b *pool.Buffer) { b.Reset() }, // gives the array back to the pool
+	}
+}
+
+func distZap() distImpl[*buffer.Buffer] {
+	p := buffer.NewPool()
+	return distImpl[*buffer.Buffer]{
+		local: func() func(int) *buffer.Buffer { return func(int) *buffer.Buffer { return p.Get() } },
+		write: func(b *buffer.Buffer, d []byte) { b.Write(d) },
+		capOf: func(b *buffer.Buffer) int { return b.Cap() },
+		put:   func(b *buffer.Buffer) { b.Free() },
+	}
+}
+
+func distBytebuf() distImpl[*bytebuf.Buffer] {
+	p := new(bytebuf.Pool)
+	return distImpl[*bytebuf.Buffer]{
+		local: func() func(int) *bytebuf.Buffer { return func(int) *bytebuf.Buffer { return p.Get() } },
+		write: func(b *bytebuf.Buffer, d []byte) { b.Write(d) },
+		capOf: func(b *bytebuf.Buffer) int { return b.Cap() },
+		put:   func(b *bytebuf.Buffer) { p.Put(b) },
+	}
+}
+
+// distWorker is one goroutine's state: its in-flight buffers, its position
+// in the lengths, and its sums.
+type distWorker[B any] struct {
+	im       *distImpl[B]
+	get      func(k int) B
+	lengths  []int
+	inFlight [distInFlight]B
+	i        int
+	capSum   int64
+	written  int64
+}
+
+var distSeq atomic.Uint64
+
+func newDistWorker[B any](im *distImpl[B], lengths []int) *distWorker[B] {
+	w := &distWorker[B]{im: im, get: im.local(), lengths: lengths}
+	// Goroutines start at different points of the sequence, as requests do.
+	w.i = int(distSeq.Add(1) * 7919 % distLen)
+	for k := range w.inFlight {
+		w.inFlight[k] = w.get(k)
+	}
+	return w
+}
+
+func (w *distWorker[B]) step() {
+	k := w.i % distInFlight
+	n := w.lengths[w.i%distLen]
+	w.i++
+	buf := w.inFlight[k]
+	for m := n; m > 0; m -= distChunk {
+		w.im.write(buf, bufferPayload[:min(m, distChunk)])
+	}
+	w.written += int64(n)
+	w.capSum += int64(w.im.capOf(buf))
+	w.im.put(buf)
+	w.inFlight[k] = w.get(k)
+}
+
+func (w *distWorker[B]) done(capSum, written *atomic.Int64) {
+	for k := range w.inFlight {
+		w.im.put(w.inFlight[k])
+	}
+	capSum.Add(w.capSum)
+	written.Add(w.written)
+}
+
+// benchDist runs one workload on a fresh pool and reports, beside time/op,
+// B/op and exact allocs/op: the capacity of the buffers at Put over the
+// bytes written into them (cap/written), and the heap still held after every
+// buffer is back and two collections (retained-B), above the heap before
+// the pool was made.
+func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func() distImpl[B]) {
+	runtime.GC()
+	base := heapAfterGC()
+	im := newImpl()
+	var capSum, written atomic.Int64
+	report := reusetest.ReportAllocs(b)
+	if parallel {
+		b.RunParallel(func(pb *testing.PB) {
+			w := newDistWorker(&im, lengths)
+			for pb.Next() {
+				w.step()
+			}
+			w.done(&capSum, &written)
+		})
+	} else {
+		w := newDistWorker(&im, lengths)
+		for b.Loop() {
+			w.step()
+		}
+		w.done(&capSum, &written)
+	}
+	b.StopTimer()
+	report()
+	perp.Collect(1) // the first collection, and the sweep after it
+	retained := heapAfterGC() - base
+	runtime.KeepAlive(im)
+	b.ReportMetric(float64(capSum.Load())/float64(max(written.Load(), 1)), "cap/written")
+	b.ReportMetric(float64(max(retained, 0)), "retained-B")
+}
+
+// BenchmarkDist runs the distributions suite: every workload, on one
+// goroutine (mode=serial) and with RunParallel (mode=parallel), for the five
+// pools. Run it with -cpu 1,2,4; scripts/disttable does, and writes the
+// table.
+//
+//	go test -run '^$' -bench Dist -cpu 1,2,4 -count 6 > dist.txt
+//	benchstat -col /impl dist.txt
+func BenchmarkDist(b *testing.B) {
+	for _, wl := range distWorkloads {
+		for _, mode := range []string{"serial", "parallel"} {
+			par := mode == "parallel"
+			name := func(impl string) string { return "workload=" + wl.name + "/mode=" + mode + "/impl=" + impl }
+			b.Run(name("syncpool"), func(b *testing.B) { benchDist(b, par, wl.lengths, distSyncPool) })
+			b.Run(name("bytebufferpool"), func(b *testing.B) { benchDist(b, par, wl.lengths, distBytebufferpool) })
+			b.Run(name("libp2p"), func(b *testing.B) { benchDist(b, par, wl.lengths, distLibp2p) })
+			b.Run(name("zap"), func(b *testing.B) { benchDist(b, par, wl.lengths, distZap) })
+			b.Run(name("bytebuf"), func(b *testing.B) { benchDist(b, par, wl.lengths, distBytebuf) })
+		}
+	}
+}

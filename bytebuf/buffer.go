@@ -35,10 +35,24 @@ type Buffer struct {
 	pool *Pool
 	// acct holds the Buffer's home capacity for the Pool's accounting.
 	acct *account
+	// peak is the largest length the buffer held before its last Reset,
+	// Truncate or WriteTo since it left the pool, so that a Buffer emptied
+	// before Put (the bytebufferpool and fasttemplate idiom, or WriteTo)
+	// still tells its pool how much was written into it.
+	peak int
 	// gets and puts count the Get and Put calls on this Buffer not yet
 	// added to the Pool's counters; tick counts down the Puts to the next
 	// sample. Only the owner touches them, so they need no atomics.
 	gets, puts, tick uint32
+}
+
+// written returns the largest length the buffer held since it left the pool.
+func (b *Buffer) written() int { return max(b.peak, len(b.buf)) }
+
+// empty empties the buffer, remembering the length it had in peak.
+func (b *Buffer) empty() {
+	b.peak = max(b.peak, len(b.buf))
+	b.buf = b.buf[:0]
 }
 
 // Len returns the number of bytes in the buffer.
@@ -46,6 +60,20 @@ func (b *Buffer) Len() int { return len(b.buf) }
 
 // Cap returns the capacity of the buffer's underlying array.
 func (b *Buffer) Cap() int { return cap(b.buf) }
+
+// AvailableBuffer returns an empty slice with the buffer's unused capacity,
+// like bytes.Buffer.AvailableBuffer: append to it and pass the result to
+// Write right away, and the bytes are written in place, without a copy. It
+// is how append-style APIs (strconv.Append*, hex.AppendEncode,
+// utf8.AppendRune, encoders that take a dst []byte and return it extended)
+// write into a Buffer:
+//
+//	buf.Grow(n) // optional: room for what follows, so the append does not reallocate
+//	buf.Write(strconv.AppendInt(buf.AvailableBuffer(), x, 10))
+//
+// The slice aliases the buffer and is valid only until the next
+// modification of the buffer.
+func (b *Buffer) AvailableBuffer() []byte { return b.buf[len(b.buf):] }
 
 // Bytes returns the contents of the buffer. The slice aliases the buffer: it
 // is valid only until the next modification of the buffer (Write, Append,
@@ -63,7 +91,7 @@ func (b *Buffer) String() string {
 }
 
 // Reset empties the buffer and keeps its capacity.
-func (b *Buffer) Reset() { b.buf = b.buf[:0] }
+func (b *Buffer) Reset() { b.empty() }
 
 // Truncate keeps the first n bytes of the buffer. It panics if n is negative
 // or greater than Len, like bytes.Buffer.Truncate.
@@ -71,6 +99,7 @@ func (b *Buffer) Truncate(n int) {
 	if n < 0 || n > len(b.buf) {
 		panic("bytebuf: Buffer.Truncate: truncation out of range")
 	}
+	b.peak = max(b.peak, len(b.buf))
 	b.buf = b.buf[:n]
 }
 
@@ -209,11 +238,11 @@ func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 			return n, e
 		}
 		if e != nil {
-			b.buf = b.buf[:0]
+			b.empty()
 			return n, e
 		}
 	}
-	b.buf = b.buf[:0]
+	b.empty()
 	return n, nil
 }
 

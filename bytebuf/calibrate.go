@@ -14,7 +14,7 @@ const (
 	nClasses = 116 // sizeclass.Class(MaxMaxCap) + 1
 	// calibrateEvery is how many Puts, by weight of the samples, one cell
 	// sees between two attempts to calibrate.
-	calibrateEvery   = 4096
+	calibrateEvery   = 2048
 	firstCalibration = 128
 	// decay is the weight kept by the past at each calibration.
 	decay = 0.75
@@ -22,9 +22,12 @@ const (
 	// arrays to start being kept; they are evicted when the share falls
 	// below keepShare/4, so that noise does not make the pool flap.
 	keepShare = 0.01
-	// clusterShare is how much of the most common class's weight the next
-	// class needs to count as part of the same cluster of lengths.
-	clusterShare = 0.25
+	// defaultQuantile is the share of the lengths the default capacity
+	// holds without growing.
+	defaultQuantile = 0.75
+	// settle is how many calibrations in a row must ask the default
+	// capacity to move, the same way, before it does.
+	settle = 3
 	// slotsPerClass is how many arrays of one class the pool keeps at most.
 	slotsPerClass = 8
 	// maxCells bounds the number of sampler cells.
@@ -41,8 +44,11 @@ type state struct {
 
 	// busy is claimed with a compare-and-swap by the one goroutine that
 	// calibrates; last and weight belong to it while it holds busy.
-	busy   atomic.Bool
-	last   [nClasses]uint64
+	busy atomic.Bool
+	last [nClasses]uint64
+	// moves counts the calibrations in a row that asked the default
+	// capacity to move up (positive) or down (negative).
+	moves  int32
 	weight [nClasses]float64
 
 	// Written by calibrations, read by Get, Put and growth.
@@ -107,7 +113,7 @@ func (p *Pool) sample(b *Buffer, w uint64) {
 	c.gets.Add(uint64(b.gets))
 	c.puts.Add(uint64(b.puts))
 	b.gets, b.puts = 0, 0
-	c.hist[min(sizeclass.Class(len(b.buf)), nClasses-1)].Add(w)
+	c.hist[min(sizeclass.Class(b.written()), nClasses-1)].Add(w)
 	// In a cell's first calibrateEvery units, try every firstCalibration
 	// units, so that the pool soon follows the workload.
 	if n := c.n.Add(w); n%calibrateEvery < w || n < calibrateEvery && n%firstCalibration < w {
@@ -147,21 +153,46 @@ func (p *Pool) calibrate(st *state) {
 		return
 	}
 
-	// The default capacity is the top of the most common cluster of
-	// lengths: from the most common class, extended up through the next
-	// classes while each holds at least clusterShare of the most common
-	// one's weight. A Buffer whose length is in that cluster never grows.
+	// The default capacity is the class of the defaultQuantile of the
+	// lengths: a Buffer whose length is below it never grows, and one above
+	// grows from the size-class caches. A quantile is a stable estimate on
+	// any distribution (the top of the most common cluster of classes, used
+	// before, moved by several classes with the noise of the samples on a
+	// smooth one), and it is the mode on a distribution with one dominant
+	// length.
 	best := -1
-	for i := 0; i <= maxClass; i++ {
-		if st.weight[i] > 0 && (best < 0 || st.weight[i] > st.weight[best]) {
+	for i, acc := 0, 0.0; i <= maxClass; i++ {
+		if acc += st.weight[i]; acc >= defaultQuantile*total {
 			best = i
+			break
 		}
 	}
-	if best < 0 { // every sample above MaxCap
+	if best < 0 { // the quantile is above MaxCap: those Buffers are never kept
 		best, _ = sizeclass.Floor(min(initialCap, p.maxCapBytes()))
-	} else {
-		for mode := st.weight[best]; best < maxClass && st.weight[best+1] >= clusterShare*mode; best++ {
+	}
+	// Hysteresis: the quantile of samples moves with their noise. The
+	// default capacity moves only when settle calibrations in a row ask for
+	// a move the same way, so that it settles on a distribution that does
+	// not change and follows one that does within a few calibrations.
+	if cur := int(p.def.Load()) - 1; cur >= 0 && best == cur-1 {
+		// One class too large wastes at most a quarter: not worth a move.
+		best, st.moves = cur, 0
+	} else if cur >= 0 && best != cur {
+		dir := int32(1)
+		if best < cur {
+			dir = -1
 		}
+		if st.moves*dir < 0 {
+			st.moves = 0 // the other way than before: start over
+		}
+		st.moves += dir
+		if st.moves*dir < settle {
+			best = cur
+		} else {
+			st.moves = 0
+		}
+	} else {
+		st.moves = 0
 	}
 
 	// Keep the classes that hold a share of the samples, within MaxCap.

@@ -4,9 +4,9 @@
 //
 // Buffer has the write side of bytes.Buffer (Write, WriteString, WriteByte,
 // WriteRune, ReadFrom, WriteTo, Bytes, String, Len, Cap, Reset, Grow,
-// Truncate), checked against it by a differential fuzz test, and Append
-// methods that format integers, floats, booleans, quoted strings and times
-// into it without allocating.
+// Truncate, AvailableBuffer), checked against it by a differential fuzz
+// test, and Append methods that format integers, floats, booleans, quoted
+// strings and times into it without allocating.
 //
 // Pool hands out Buffers:
 //
@@ -17,6 +17,16 @@
 //	buf.AppendInt(42)
 //	w.Write(buf.Bytes())
 //	pool.Put(buf) // buf and buf.Bytes() are the pool's now
+//
+// Append-style APIs (strconv.AppendInt, base64's AppendEncode, encoders that
+// take a dst []byte and return it extended) write into a Buffer without a
+// copy through AvailableBuffer, as with bytes.Buffer:
+//
+//	buf.Write(strconv.AppendInt(buf.AvailableBuffer(), 42, 10))
+//
+// A []byte-in, []byte-out API takes Bytes() of one Buffer as its input and
+// AvailableBuffer() of another as its output (see the example of
+// AvailableBuffer).
 //
 // # How the pool sizes its Buffers
 //
@@ -32,19 +42,23 @@
 // them instead of being reallocated (or, as in a plain sync.Pool of
 // bytes.Buffer, handed to requests that write 1 KiB).
 //
-// The pool samples the length written into each Buffer when it is Put: one
-// Put in 64 of a Buffer that did not grow, and every Put of one that did,
-// weighted so that the histogram estimates the lengths of all Puts. The
-// counts go to striped, padded cells, so goroutines on different processors
-// do not write the same cache line. Every 4096 Puts of a cell (every 128 at
-// first), one goroutine claims the calibration with a compare-and-swap; the
-// others carry on. The calibration multiplies the past weights by 0.75 and
-// adds the new counts, so the pool follows a change of workload within a
-// few calibrations, and sets, without allocating:
+// The pool samples the largest length written into each Buffer since its
+// Get (so a Buffer emptied by Reset or WriteTo before Put counts what it
+// held): one Put in 16 of a Buffer that did not grow, and every Put of one
+// that did, weighted so that the histogram estimates the lengths of all
+// Puts. The counts go to striped, padded cells, so goroutines on different
+// processors do not write the same cache line. Every 2048 Puts of a cell
+// (every 128 at first), one goroutine claims the calibration with a
+// compare-and-swap; the others carry on. The calibration multiplies the past
+// weights by 0.75 and adds the new counts, so the pool follows a change of
+// workload within a few calibrations, and sets, without allocating:
 //
-//   - the default capacity of new Buffers: the top of the most common cluster
-//     of lengths (the most common class, extended through the next classes
-//     while each holds at least a quarter of its weight);
+//   - the default capacity of new Buffers: the class of the 75th percentile
+//     of the lengths, so that three Buffers in four never grow. It moves
+//     only when three calibrations in a row ask for a move the same way,
+//     and never down by a single class (which wastes at most a quarter), so
+//     that it settles on a workload that does not change instead of
+//     following the noise of the samples;
 //   - which classes of larger arrays are kept: those with at least 1% of the
 //     Puts (dropped again below 0.25%), so sizes that are large but common
 //     are reused and a rare giant is not kept;
@@ -62,7 +76,7 @@
 // counter. Each processor (P) has a slot for one Buffer in front of a
 // sync.Pool: Get takes the Buffer in its P's slot, or one from the sync.Pool;
 // Put is a few loads of rarely written words, a store into the slot (what
-// was there moves to the sync.Pool) and, one time in 64, striped adds to the
+// was there moves to the sync.Pool) and, one time in 16, striped adds to the
 // sampler. A slot costs a pin and two plain memory accesses, less than a
 // sync.Pool operation, which makes the pool cheaper than a bare sync.Pool
 // of *bytes.Buffer. Under the race detector, and TinyGo, there are no slots.

@@ -1,8 +1,10 @@
 package bytebuf_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/reuse-go/reuse/bytebuf"
@@ -49,4 +51,28 @@ func ExampleNewPool() {
 	// Output:
 	// true <nil>
 	// bytebuf: invalid Config: Budget 1024 below MaxCap 1048576
+}
+
+// AvailableBuffer lets append-style APIs (strconv.Append*, encoders that
+// take a dst []byte and return it extended) write into a Buffer without a
+// copy: append to buf.AvailableBuffer() and Write the result. To hand a
+// Buffer's bytes to a []byte-in, []byte-out API, pass Bytes() as the input
+// (valid until the next change to that Buffer) and another Buffer's
+// AvailableBuffer() as the output, so neither side allocates.
+func ExampleBuffer_AvailableBuffer() {
+	var pool bytebuf.Pool
+
+	in := pool.Get()
+	in.WriteString("id=")
+	in.Write(strconv.AppendInt(in.AvailableBuffer(), 42, 10))
+
+	out := pool.Get()
+	out.Grow(base64.StdEncoding.EncodedLen(in.Len())) // room first: the append stays in place
+	out.Write(base64.StdEncoding.AppendEncode(out.AvailableBuffer(), in.Bytes()))
+	pool.Put(in) // in.Bytes() is not used after this
+
+	fmt.Println(out.String())
+	pool.Put(out)
+	// Output:
+	// aWQ9NDI=
 }

@@ -89,7 +89,7 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 
 		o := &ops{in: in}
 		for step := 0; !o.done(); step++ {
-			op := o.byte() % 17
+			op := o.byte() % 18
 			switch op {
 			case 0:
 				c := o.chunk()
@@ -233,6 +233,16 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 				got[1] = pooled
 				want.Reset()
 				zero.Reset()
+			case 17:
+				// Append into the unused capacity and Write the result.
+				s := string(o.chunk())
+				want.Write(strconv.AppendQuote(want.AvailableBuffer(), s))
+				for k, b := range got {
+					if c := b.AvailableBuffer(); len(c) != 0 || cap(c) != b.Cap()-b.Len() {
+						t.Fatalf("step %d: %s: AvailableBuffer has len %d, cap %d; want 0, %d", step, names[k], len(c), cap(c), b.Cap()-b.Len())
+					}
+					b.Write(strconv.AppendQuote(b.AvailableBuffer(), s))
+				}
 			}
 			for k, b := range got {
 				if b.Len() != want.Len() || !bytes.Equal(b.Bytes(), want.Bytes()) {

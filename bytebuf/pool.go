@@ -36,7 +36,7 @@ const (
 	initialKeep = 64 << 10
 	// sampleEvery is how many Puts of one Buffer make one sample of the
 	// lengths written.
-	sampleEvery = 64
+	sampleEvery = 16
 )
 
 // ErrConfig is wrapped by the errors NewPool returns for a Config that makes
@@ -227,7 +227,7 @@ func (p *Pool) Put(b *Buffer) {
 	// home array is within the limit.
 	b.tick--
 	b.puts++
-	b.buf = b.buf[:0]
+	b.buf, b.peak = b.buf[:0], 0
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
@@ -267,7 +267,7 @@ func (p *Pool) putSlow(b *Buffer) {
 		p.drops.Add(1)
 		return
 	}
-	b.buf = b.buf[:0]
+	b.buf, b.peak = b.buf[:0], 0
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
@@ -331,8 +331,8 @@ func (p *Pool) grow(b *Buffer, need int) {
 // Stats is a snapshot of a Pool's counters and calibration.
 //
 // News, Drops and Calibrations are exact. Gets and Puts are added to the
-// pool's counters by each Buffer every 64 Puts, so they lag the true counts
-// by up to 63 Gets and Puts per Buffer, including Buffers the garbage
+// pool's counters by each Buffer every 16 Puts, so they lag the true counts
+// by up to 15 Gets and Puts per Buffer, including Buffers the garbage
 // collector has since freed: read them as lower bounds. RetainedBytes is an
 // estimate, described in the package documentation.
 type Stats struct {

@@ -3,6 +3,8 @@ package bytebuf_test
 import (
 	"bytes"
 	"errors"
+	"io"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -453,5 +455,69 @@ func TestNewPool(t *testing.T) {
 				use(p, 100)
 			}
 		})
+	}
+}
+
+// TestSizingSurvivesEmptyBeforePut checks that a Buffer emptied before Put,
+// by Reset (the bytebufferpool and fasttemplate idiom) or by WriteTo, sizes
+// the pool as well as one Put with its bytes: the pool learns the largest
+// length written since Get, not the length at Put.
+func TestSizingSurvivesEmptyBeforePut(t *testing.T) {
+	reusetest.KeepPooled(t)
+	const n = 3000
+	idioms := []struct {
+		name  string
+		empty func(b *bytebuf.Buffer)
+	}{
+		{"put", func(*bytebuf.Buffer) {}},
+		{"reset", func(b *bytebuf.Buffer) { b.Reset() }},
+		{"writeto", func(b *bytebuf.Buffer) { b.WriteTo(io.Discard) }},
+		{"truncate", func(b *bytebuf.Buffer) { b.Truncate(0) }},
+	}
+	for _, id := range idioms {
+		t.Run("idiom="+id.name, func(t *testing.T) {
+			var p bytebuf.Pool
+			f := func() {
+				b := p.Get()
+				write(b, n)
+				id.empty(b)
+				p.Put(b)
+			}
+			for range 20000 {
+				f()
+			}
+			if s := p.Stats(); s.DefaultCap < n {
+				t.Errorf("after 20000 Puts of Buffers that held %d bytes: DefaultCap = %d, want at least %d", n, s.DefaultCap, n)
+			}
+			reusetest.AllocsAtMost(t, 0, f)
+		})
+	}
+}
+
+// TestDefaultCapSettles checks the hysteresis of the calibration: on a
+// smooth distribution of lengths that does not change, the default
+// capacity settles instead of wandering with the noise of the samples.
+func TestDefaultCapSettles(t *testing.T) {
+	var p bytebuf.Pool
+	r := rand.New(rand.NewPCG(14, 14))
+	lognormal := func() int { return max(1, min(1<<20, int(2048*math.Exp(r.NormFloat64())))) }
+	for range 50000 { // warm up
+		use(&p, lognormal())
+	}
+	seen := map[int]bool{}
+	changes, last := 0, p.Stats().DefaultCap
+	for range 200 {
+		for range 1000 {
+			use(&p, lognormal())
+		}
+		c := p.Stats().DefaultCap
+		seen[c] = true
+		if c != last {
+			changes++
+			last = c
+		}
+	}
+	if changes > 2 {
+		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values; want at most 2 changes", changes, len(seen))
 	}
 }

@@ -2,13 +2,12 @@ package benchmarks
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/bytebuf"
-	"github.com/reuse-go/reuse/internal/pairbench"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 // BenchmarkPaired measures the two ratios issue targets are set on, in a way
@@ -133,28 +132,4 @@ func BenchmarkPaired(b *testing.B) {
 
 // paired runs one pair of batches per iteration (see BenchmarkPaired), after
 // a warm-up that also lets bytebuf.Pool calibrate.
-func paired(b *testing.B, base, ours func()) {
-	const batch = 2000
-	for range 20 {
-		for range batch {
-			base()
-			ours()
-		}
-	}
-	tb, to := pairbench.Times(b, batch, true, base, ours)
-	if len(tb) == 0 {
-		return
-	}
-	ratios := make([]float64, len(tb))
-	for i := range tb {
-		ratios[i] = float64(to[i]) / float64(tb[i])
-	}
-	slices.Sort(ratios)
-	k := len(ratios)
-	b.ReportMetric(ratios[k/2], "x-base")
-	b.ReportMetric(ratios[k/4], "x-base-p25")
-	b.ReportMetric(ratios[3*k/4], "x-base-p75")
-	b.ReportMetric(float64(pairbench.Median(tb))/batch, "base-ns/op")
-	b.ReportMetric(float64(pairbench.Median(to))/batch, "ours-ns/op")
-	b.ReportMetric(0, "ns/op") // the per-iteration time is two batches: not a figure
-}
+func paired(b *testing.B, base, ours func()) { reusetest.Paired(b, 2000, base, ours) }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/reuse-go/reuse/bufiopool"
 	"github.com/reuse-go/reuse/internal/cputime"
-	"github.com/reuse-go/reuse/internal/pairbench"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
@@ -95,12 +94,9 @@ func BenchmarkWriter(b *testing.B) {
 }
 
 // BenchmarkPaired gives the same comparisons as stable ratios on a loaded
-// machine: each iteration times a batch of the baseline and then a batch of
-// bufiopool back to back, and reports the medians of the batch times
-// (base-ns/op, pool-ns/op) and their ratio (speedup; above 1: bufiopool is
-// faster). The median leaves out batches in which the collector ran, which
-// understates the baseline's cost; speedup-total, the ratio of the sums,
-// counts them.
+// machine (reusetest.Paired): x-base is bufiopool's time over the baseline's
+// (below 1: bufiopool is faster). The median leaves out the pairs in which
+// the collector ran, which understates the baseline's cost.
 func BenchmarkPaired(b *testing.B) {
 	var src strings.Reader
 	line := "key=value level=info msg=\"request served\"\n"
@@ -143,8 +139,4 @@ func BenchmarkPaired(b *testing.B) {
 	}
 }
 
-func paired(b *testing.B, base, pool func()) {
-	const batch = 50
-	tb, tp := pairbench.Times(b, batch, false, base, pool)
-	pairbench.ReportSpeedup(b, batch, tb, tp)
-}
+func paired(b *testing.B, base, pool func()) { reusetest.Paired(b, 50, base, pool) }

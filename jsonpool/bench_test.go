@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/reuse-go/reuse/internal/cputime"
-	"github.com/reuse-go/reuse/internal/pairbench"
 	"github.com/reuse-go/reuse/jsonpool"
 	"github.com/reuse-go/reuse/reusetest"
 )
@@ -176,11 +175,10 @@ func BenchmarkDecode(b *testing.B) {
 // then a batch of calls of this package back to back, and the reported
 // figures are the medians of the batch times, so that load which comes and
 // goes hits both sides alike and a batch slowed by preemption does not count.
-// base-ns/op is the baseline, pool-ns/op this package, and speedup their
-// ratio (above 1: this package is faster). The median leaves out the batches
-// in which the collector ran, so it understates what the baseline's
-// allocations cost: the figure is conservative. speedup-total, the ratio of
-// the sums, counts every batch, collections and preemptions alike.
+// base-ns/op is the baseline, ours-ns/op this package, and x-base their
+// ratio (below 1: this package is faster; see reusetest.Paired). The median
+// leaves out the pairs in which the collector ran, so it understates what the
+// baseline's allocations cost: the figure is conservative.
 func BenchmarkPaired(b *testing.B) {
 	dst := make([]byte, 0, 256)
 	var buf bytes.Buffer
@@ -227,8 +225,4 @@ func BenchmarkPaired(b *testing.B) {
 	}
 }
 
-func paired(b *testing.B, base, pool func()) {
-	const batch = 100
-	tb, tp := pairbench.Times(b, batch, false, base, pool)
-	pairbench.ReportSpeedup(b, batch, tb, tp)
-}
+func paired(b *testing.B, base, pool func()) { reusetest.Paired(b, 100, base, pool) }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/reuse-go/reuse/ports/internal/paired"
 	"github.com/reuse-go/reuse/ports/logger"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 var fields = []struct{ k, v string }{
@@ -132,7 +132,7 @@ func zl(w io.Writer) *zerolog.Logger { l := zerolog.New(w); return &l }
 func BenchmarkPaired(b *testing.B) {
 	orig := zerolog.New(io.Discard)
 	port := logger.New(io.Discard)
-	paired.Run(b, 1000,
+	reusetest.Paired(b, 1000,
 		func() { orig.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") },
 		func() { port.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") })
 }
@@ -143,7 +143,7 @@ func BenchmarkPaired(b *testing.B) {
 func BenchmarkPairedPool(b *testing.B) {
 	orig := logger.NewZerologPool(io.Discard)
 	port := logger.New(io.Discard)
-	paired.Run(b, 1000,
+	reusetest.Paired(b, 1000,
 		func() { orig.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") },
 		func() { port.Info().Str("user", "ann").Str("path", "/a/b").Int("status", 200).Msg("request") })
 }

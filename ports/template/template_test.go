@@ -10,8 +10,8 @@ import (
 
 	"github.com/valyala/fasttemplate"
 
-	"github.com/reuse-go/reuse/ports/internal/paired"
 	"github.com/reuse-go/reuse/ports/template"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 var cases = []struct {
@@ -150,7 +150,7 @@ func BenchmarkExecuteStringParallel(b *testing.B) {
 func BenchmarkPaired(b *testing.B) {
 	orig := fasttemplate.New(benchTmpl, "{{", "}}")
 	port, _ := template.New(benchTmpl, "{{", "}}")
-	paired.Run(b, 200,
+	reusetest.Paired(b, 200,
 		func() { sink = orig.ExecuteString(benchValues) },
 		func() { sink, _ = port.ExecuteString(benchValues) })
 }

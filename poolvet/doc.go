@@ -45,8 +45,11 @@
 // A vet check that cries wolf gets turned off, so poolvet prefers no report
 // to a false one. It follows values through local variables, conversions,
 // interfaces, closures that capture a variable assigned once, method values
-// and method expressions; it does not follow values stored in memory and
-// loaded back, nor calls through interfaces or function values. A
+// and method expressions, and a pointer field of one holder (c.buf) until
+// the field is stored to or the holder is passed to a call; it does not
+// follow other values stored in memory and loaded back, nor calls through
+// interfaces or function values, nor ownership across functions through
+// struct fields (the double Put of CVE-2023-45286 lived there). A
 // parameter given back only on some paths (say, on error) makes no fact.
 // A slice loaded from a field that the package clears before Put is not
 // counted as pooled memory. Handing a value to a goroutine hands over its

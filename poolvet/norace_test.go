@@ -1,0 +1,5 @@
+//go:build !race
+
+package poolvet_test
+
+const raceEnabled = false

@@ -1,51 +1,24 @@
 package reusetest
 
 import (
-	"runtime"
 	"time"
-)
 
-// collectWait bounds how long Collect waits for its sentinel's cleanup. It
-// is a safety net against a hang, not a delay: Collect returns as soon as
-// the cleanup has run, in microseconds on an idle machine.
-const collectWait = 30 * time.Second
+	"github.com/reuse-go/reuse/internal/perp"
+)
 
 // Collect runs a garbage collection and returns once the cleanups it queued
 // (runtime.AddCleanup, and so the debug build's leak reports) have had their
-// turn to run. It needs no sleep: it drops a sentinel object with a cleanup
-// of its own just before collecting and waits for that cleanup, then yields
-// to the other cleanup goroutines. It reports false if the sentinel's
-// cleanup did not run within 30 seconds, which only a stuck cleanup can
-// cause.
+// turn to run, and once the sweep of the pools' per-P slots that follows
+// every collection has run. It needs no sleep: it drops a sentinel object
+// with a cleanup of its own just before collecting and waits for that
+// cleanup and for the sweep, then yields to the other cleanup goroutines. It
+// reports false if either did not come within 30 seconds, which only a stuck
+// cleanup or finalizer can cause.
 //
 // The runtime may run cleanups of one cycle in parallel, so a cleanup may
 // still be finishing when Collect returns; to wait for a specific effect,
 // use CollectUntil.
-func Collect() bool {
-	done := make(chan struct{})
-	dropSentinel(done)
-	runtime.GC()
-	ok := true
-	select {
-	case <-done:
-	case <-time.After(collectWait):
-		ok = false
-	}
-	for range 4 * runtime.GOMAXPROCS(0) {
-		runtime.Gosched()
-	}
-	return ok
-}
-
-// dropSentinel allocates an object that nothing references once it
-// returns, with a cleanup that closes done. 64 bytes keeps it out of the
-// tiny allocator, which would batch it with other objects.
-//
-//go:noinline
-func dropSentinel(done chan struct{}) {
-	sentinel := new([64]byte)
-	runtime.AddCleanup(sentinel, func(ch chan struct{}) { close(ch) }, done)
-}
+func Collect() bool { return perp.Collect(1) }
 
 // collectTries bounds the collections of CollectUntil; a variable for the
 // package's own test.

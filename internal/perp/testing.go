@@ -13,28 +13,50 @@ import (
 // Collect runs n garbage collections, each followed by the sweep of the
 // per-P slots, and then waits for the cleanups queued by the last one: it
 // drops an object with a cleanup before the last collection and waits, up
-// to ten seconds, for that cleanup to have run.
-func Collect(n int) {
+// to thirty seconds, for that cleanup to have run, then yields to the other
+// cleanup goroutines. It reports false if a sweep or the cleanup did not
+// come in time, which only a stuck finalizer or cleanup can cause.
+// reusetest.Collect is this with n = 1.
+func Collect(n int) bool {
 	registry.once.Do(watch) // so that Sweeps counts collections even where no Slots is used
+	ok := true
 	var done atomic.Bool
 	for i := range n {
 		if i == n-1 {
-			runtime.AddCleanup(new([16]byte), func(d *atomic.Bool) { d.Store(true) }, &done)
+			dropSentinel(&done)
 		}
 		s := Sweeps()
 		runtime.GC()
-		wait(func() bool { return Sweeps() != s })
+		ok = wait(func() bool { return Sweeps() != s }) && ok
 	}
 	if n > 0 {
-		wait(done.Load)
+		ok = wait(done.Load) && ok
 	}
+	for range 4 * runtime.GOMAXPROCS(0) {
+		runtime.Gosched()
+	}
+	return ok
 }
 
-// wait polls cond until it is true or ten seconds have passed.
-func wait(cond func() bool) {
-	for deadline := time.Now().Add(10 * time.Second); !cond() && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Microsecond)
+// dropSentinel allocates an object that nothing references once it
+// returns, with a cleanup that sets done. 64 bytes keeps it out of the tiny
+// allocator, which would batch it with other objects.
+//
+//go:noinline
+func dropSentinel(done *atomic.Bool) {
+	runtime.AddCleanup(new([64]byte), func(d *atomic.Bool) { d.Store(true) }, done)
+}
+
+// wait polls cond until it is true or thirty seconds have passed, and
+// reports cond's last result.
+func wait(cond func() bool) bool {
+	for deadline := time.Now().Add(30 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Microsecond)
 	}
+	return true
 }
 
 // Spread runs f iters times on each of goroutines goroutines started

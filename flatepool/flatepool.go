@@ -5,7 +5,7 @@ import (
 	"compress/flate"
 	"io"
 
-	"github.com/reuse-go/reuse/internal/codec"
+	"github.com/reuse-go/reuse/codec"
 )
 
 // Errors returned by this package. They are the same values in gzpool,
@@ -27,7 +27,7 @@ var (
 // park is an empty raw deflate stream: one empty final fixed block.
 var park = []byte{0x03, 0x00}
 
-var pools = codec.New(codec.Format{
+var pools = codec.Must(codec.New(codec.Format{
 	Name:         "flatepool",
 	MinLevel:     flate.HuffmanOnly,
 	MaxLevel:     flate.BestCompression,
@@ -37,7 +37,7 @@ var pools = codec.New(codec.Format{
 	},
 	NewDecompressor: newDecompressor,
 	Park:            park,
-})
+}))
 
 // decompressor adapts flate's reader, whose Reset takes a dictionary, to
 // codec.Decompressor.

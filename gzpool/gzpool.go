@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 
-	"github.com/reuse-go/reuse/internal/codec"
+	"github.com/reuse-go/reuse/codec"
 )
 
 // Errors returned by this package. They are the same values in gzpool,
@@ -31,7 +31,7 @@ var park = []byte{
 	0, 0, 0, 0, 0, 0, 0, 0, // CRC-32 and size of nothing
 }
 
-var pools = codec.New(codec.Format{
+var pools = codec.Must(codec.New(codec.Format{
 	Name:         "gzpool",
 	MinLevel:     gzip.HuffmanOnly,
 	MaxLevel:     gzip.BestCompression,
@@ -42,7 +42,7 @@ var pools = codec.New(codec.Format{
 	NewDecompressor: func() codec.Decompressor { return new(gzip.Reader) },
 	Park:            park,
 	SizeHint:        sizeHint,
-})
+}))
 
 // sizeHint reads the uncompressed size, modulo 2³², from the trailer of the
 // last member. It is only a guess: the input is untrusted and may hold

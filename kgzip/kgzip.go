@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/gzip"
-	"github.com/reuse-go/reuse/internal/codec"
+	"github.com/reuse-go/reuse/codec"
 )
 
 // Errors returned by this package. They are the same values in gzpool,
@@ -24,7 +24,7 @@ var (
 	ErrLevel = codec.ErrLevel
 )
 
-var pools = codec.New(codec.Format{
+var pools = codec.Must(codec.New(codec.Format{
 	Name:         "kgzip",
 	MinLevel:     gzip.HuffmanOnly,
 	MaxLevel:     gzip.BestCompression,
@@ -38,7 +38,7 @@ var pools = codec.New(codec.Format{
 	NewDecompressor: func() codec.Decompressor { return new(gzip.Reader) },
 	SingleUse:       true,
 	SizeHint:        sizeHint,
-})
+}))
 
 // sizeHint reads the uncompressed size, modulo 2³², from the trailer of the
 // last member. It is only a guess: the input is untrusted and may hold

@@ -5,7 +5,7 @@ import (
 	"compress/zlib"
 	"io"
 
-	"github.com/reuse-go/reuse/internal/codec"
+	"github.com/reuse-go/reuse/codec"
 )
 
 // Errors returned by this package. They are the same values in gzpool,
@@ -28,7 +28,7 @@ var (
 // park is an empty zlib stream: header, an empty final fixed block, Adler-32.
 var park = []byte{0x78, 0x9c, 0x03, 0x00, 0, 0, 0, 1}
 
-var pools = codec.New(codec.Format{
+var pools = codec.Must(codec.New(codec.Format{
 	Name:         "zlibpool",
 	MinLevel:     zlib.HuffmanOnly,
 	MaxLevel:     zlib.BestCompression,
@@ -38,7 +38,7 @@ var pools = codec.New(codec.Format{
 	},
 	NewDecompressor: newDecompressor,
 	Park:            park,
-})
+}))
 
 // decompressor adapts zlib's reader, whose Reset takes a dictionary, to
 // codec.Decompressor.

@@ -1,15 +1,3 @@
-// Package codec holds the mechanics shared by the pooled compression packages
-// (gzpool, zlibpool, flatepool, and kgzip in its nested module): one pool of
-// compressors per level, one pool of decompressors, one-shot Compress and
-// Decompress with a size limit, and streaming handles that cannot reach a
-// pooled object after Close.
-//
-// A format is described by a Format; the public packages are thin wrappers
-// that add their own documentation and error prefixes.
-//
-// Every pooled object is taken by getWriter or getReader and given back by
-// putWriter or putReader, and nowhere else, so that a debug build can hook
-// those four functions.
 package codec
 
 import (
@@ -26,6 +14,8 @@ import (
 // The sentinels are shared by every format so that errors.Is works the same
 // way whichever package produced the error.
 var (
+	// ErrFormat is wrapped by New when a Format is invalid.
+	ErrFormat = errors.New("invalid Format")
 	// ErrTooLarge is wrapped by Decompress when the output would exceed the
 	// caller's limit.
 	ErrTooLarge = errors.New("decompressed data exceeds the limit")
@@ -38,20 +28,26 @@ var (
 	ErrLevel = errors.New("invalid compression level")
 )
 
-// Compressor is the part of *gzip.Writer, *zlib.Writer and *flate.Writer
-// that the pools use.
+// Compressor is the part of a compressing writer that a Codec uses:
+// *gzip.Writer, *zlib.Writer and *flate.Writer have these methods.
 type Compressor interface {
+	// Write compresses p, Flush writes what is pending, Close finishes the
+	// stream; none of them closes the underlying writer.
 	io.WriteCloser
 	Flush() error
+	// Reset discards all state and starts a new stream, written to w, at
+	// the compressor's level.
 	Reset(w io.Writer)
 }
 
-// Decompressor is the part of *gzip.Reader that the pools use; zlib and flate
-// readers are adapted to it.
+// Decompressor is the part of a decompressing reader that a Codec uses:
+// *gzip.Reader has these methods; readers whose Reset takes more arguments,
+// such as zlib's and flate's, are adapted with a small struct.
 type Decompressor interface {
 	io.Reader
-	// Reset discards all state and starts decompressing r, reading the
-	// stream's header if it has one.
+	// Reset starts decompressing r, reading the stream's header if it has
+	// one. It must discard all state from the stream before: if it does not,
+	// set Format.SingleUse.
 	Reset(r io.Reader) error
 }
 
@@ -62,20 +58,23 @@ type byteReader interface {
 	io.ByteReader
 }
 
-// Format describes one compressed format.
+// Format describes one compressed format to New.
 type Format struct {
-	// Name is the public package's name, used as the prefix of errors and
-	// panic messages.
+	// Name is the package's name, used as the prefix of errors and panic
+	// messages. Required.
 	Name string
-	// MinLevel and MaxLevel bound the valid levels.
+	// MinLevel and MaxLevel bound the valid levels (at most 256 of them);
+	// each level has a pool of its own.
 	MinLevel, MaxLevel int
 	// DefaultLevel is the level that level -1 (DefaultCompression) means; it
 	// shares that level's pool. 0 when -1 has a pool of its own.
 	DefaultLevel int
 	// NewCompressor returns a compressor writing to w at a level already
-	// checked to be valid.
+	// checked to be valid. Required; it must not fail for a valid level
+	// (a failure panics, as an internal error of the format).
 	NewCompressor func(w io.Writer, level int) (Compressor, error)
 	// NewDecompressor returns a decompressor that is Reset before every use.
+	// Required.
 	NewDecompressor func() Decompressor
 	// SingleUse is set when the decompressor's Reset keeps state from the
 	// stream before, so that a reused decompressor does not behave exactly
@@ -84,7 +83,8 @@ type Format struct {
 	SingleUse bool
 	// Park is a valid, empty compressed stream. A decompressor that has
 	// read from a caller's reader is Reset onto it when released, so that it
-	// no longer references the caller's reader. Unused when SingleUse.
+	// no longer references the caller's reader. Required unless SingleUse;
+	// New checks that it decompresses to nothing.
 	Park []byte
 	// SizeHint, if non-nil, guesses the decompressed size of src from its
 	// content (gzip's trailer). The guess is untrusted: it only sizes the
@@ -92,8 +92,9 @@ type Format struct {
 	SizeHint func(src []byte) int
 }
 
-// Codec is a set of pools for one Format. It is safe for use by multiple
-// goroutines.
+// Codec is a set of pools for one Format: one of compressors per level, one
+// of decompressors. It is safe for use by multiple goroutines. Make one with
+// New, once, in a package-level variable.
 type Codec struct {
 	f       Format
 	writers []reuse.Pool[*wentry] // index level - f.MinLevel
@@ -130,8 +131,12 @@ type rentry struct {
 	one [1]byte       // probes for more output at the limit
 }
 
-// New returns the pools for f.
-func New(f Format) *Codec {
+// New returns the pools for f, or an error wrapping ErrFormat when f is
+// invalid.
+func New(f Format) (*Codec, error) {
+	if err := check(f); err != nil {
+		return nil, fmt.Errorf("codec: New: %w: %s", ErrFormat, err)
+	}
 	c := &Codec{f: f, writers: make([]reuse.Pool[*wentry], f.MaxLevel-f.MinLevel+1)}
 	for i := range c.writers {
 		level := f.MinLevel + i
@@ -151,7 +156,49 @@ func New(f Format) *Codec {
 		}
 		return &rentry{d: f.NewDecompressor()}
 	}
+	return c, nil
+}
+
+// Must returns c, and panics if err is not nil. It is for package-level
+// variables: var pools = codec.Must(codec.New(codec.Format{...})).
+func Must(c *Codec, err error) *Codec {
+	if err != nil {
+		panic(err.Error())
+	}
 	return c
+}
+
+// check reports what is wrong with f.
+func check(f Format) error {
+	switch {
+	case f.Name == "":
+		return errors.New("no Name")
+	case f.MinLevel > f.MaxLevel || f.MaxLevel-f.MinLevel >= 256:
+		return fmt.Errorf("%s: levels %d to %d", f.Name, f.MinLevel, f.MaxLevel)
+	case f.DefaultLevel != 0 && (f.DefaultLevel < f.MinLevel || f.DefaultLevel > f.MaxLevel):
+		return fmt.Errorf("%s: DefaultLevel %d outside %d to %d", f.Name, f.DefaultLevel, f.MinLevel, f.MaxLevel)
+	case f.NewCompressor == nil || f.NewDecompressor == nil:
+		return fmt.Errorf("%s: no NewCompressor or NewDecompressor", f.Name)
+	case f.SingleUse:
+		return nil
+	}
+	d := f.NewDecompressor()
+	if d == nil {
+		return fmt.Errorf("%s: NewDecompressor returned nil", f.Name)
+	}
+	err := d.Reset(bytes.NewReader(f.Park))
+	if err == nil {
+		var b [1]byte
+		var n int
+		n, err = readOne(d, b[:])
+		if n > 0 {
+			return fmt.Errorf("%s: Park decompresses to more than nothing", f.Name)
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: Park is not an empty stream: %v", f.Name, err)
 }
 
 // pool returns the pool for level, or an error wrapping ErrLevel.

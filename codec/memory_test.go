@@ -8,7 +8,7 @@ import (
 	"runtime/metrics"
 	"testing"
 
-	"github.com/reuse-go/reuse/internal/codec"
+	"github.com/reuse-go/reuse/codec"
 	"github.com/reuse-go/reuse/internal/race"
 )
 

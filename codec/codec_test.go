@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reuse-go/reuse/codec"
 	"github.com/reuse-go/reuse/flatepool"
 	"github.com/reuse-go/reuse/gzpool"
-	"github.com/reuse-go/reuse/internal/codec"
 	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/reusetest"
 	"github.com/reuse-go/reuse/zlibpool"

@@ -1,0 +1,3 @@
+package flatepool
+
+//go:generate go run ../internal/codecgen flatepool

@@ -1,0 +1,3 @@
+package gzpool
+
+//go:generate go run ../internal/codecgen gzpool

@@ -1,0 +1,3 @@
+package zlibpool
+
+//go:generate go run ../internal/codecgen zlibpool

@@ -282,7 +282,7 @@ func (c *Codec) Compress(dst, src []byte, level int) ([]byte, error) {
 // limit bytes. On error it returns dst unchanged in length.
 func (c *Codec) Decompress(dst, src []byte, limit int) ([]byte, error) {
 	if limit < 0 {
-		panic(c.f.Name + ": Decompress called with a negative limit")
+		panic(c.f.Name + ": Decompress: negative limit")
 	}
 	e := c.getReader()
 	e.src.Reset(src)
@@ -428,7 +428,7 @@ type Writer struct {
 // OpenWriter points w at a pooled compressor writing to dst.
 func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
 	if dst == nil {
-		panic(c.f.Name + ": NewWriter called with a nil io.Writer")
+		panic(c.f.Name + ": NewWriter: nil io.Writer")
 	}
 	p, err := c.pool("NewWriter", level)
 	if err != nil {
@@ -477,7 +477,7 @@ type Reader struct {
 // OpenReader points r at a pooled decompressor reading from src.
 func (c *Codec) OpenReader(r *Reader, src io.Reader) error {
 	if src == nil {
-		panic(c.f.Name + ": NewReader called with a nil io.Reader")
+		panic(c.f.Name + ": NewReader: nil io.Reader")
 	}
 	e := c.getReader()
 	var from io.Reader = src

@@ -89,7 +89,7 @@ var specs = map[string]spec{
 func generate(pkg string) ([]byte, error) {
 	s, ok := specs[pkg]
 	if !ok {
-		return nil, fmt.Errorf("no package %q", pkg)
+		return nil, fmt.Errorf("codecgen: generate: no package %q", pkg)
 	}
 	t, err := template.New("api.go").Parse(tmpl)
 	if err != nil {
@@ -134,7 +134,7 @@ func main() {
 		err = os.WriteFile("api.go", src, 0o644)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "codecgen:", err)
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }

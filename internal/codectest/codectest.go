@@ -87,6 +87,12 @@ func Seeds(f *testing.F, compress func(src []byte, level int) []byte) {
 // a new decoder gives.
 func Check(t testing.TB, c Codec, prev, src []byte) {
 	t.Helper()
+	checkDecompress(t, c, prev, src)
+	checkReader(t, c, prev, src)
+}
+
+func checkDecompress(t testing.TB, c Codec, prev, src []byte) {
+	t.Helper()
 	if _, err := c.Decompress(nil, prev, Limit); err != nil {
 		t.Fatalf("Decompress(previous stream): %v", err)
 	}
@@ -110,8 +116,12 @@ func Check(t testing.TB, c Codec, prev, src []byte) {
 		}
 	}
 
-	// Streaming, through a reader that is not an io.ByteReader, so that the
-	// pooled buffer is used too.
+}
+
+// checkReader streams, through a reader that is not an io.ByteReader, so
+// that the pooled buffer is used too.
+func checkReader(t testing.TB, c Codec, prev, src []byte) {
+	t.Helper()
 	pr, err := c.NewReader(struct{ io.Reader }{bytes.NewReader(prev)})
 	if err != nil {
 		t.Fatalf("NewReader(previous stream): %v", err)
@@ -123,7 +133,7 @@ func Check(t testing.TB, c Codec, prev, src []byte) {
 	got, gotErr := read(func(r io.Reader) (io.Reader, error) {
 		return c.NewReader(struct{ io.Reader }{r})
 	}, src)
-	want, wantErr = read(func(r io.Reader) (io.Reader, error) {
+	want, wantErr := read(func(r io.Reader) (io.Reader, error) {
 		return c.Fresh(struct{ io.Reader }{r})
 	}, src)
 	// NewReader wraps the cause of a header error in ErrCorrupt.

@@ -10,3 +10,11 @@ require (
 	github.com/valyala/bytebufferpool v1.0.0
 	go.uber.org/zap v1.28.0
 )
+
+// httpcompress benchmarks: gzhttp, and khttp from this repository.
+require (
+	github.com/klauspost/compress v1.18.0
+	github.com/reuse-go/reuse/httpcompress/khttp v0.0.0-00010101000000-000000000000
+)
+
+replace github.com/reuse-go/reuse/httpcompress/khttp => ../httpcompress/khttp

@@ -92,13 +92,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	rw := &responseWriter{rw: w, e: e, enc: enc, body: body, minSize: e.c.MinSize}
+	rw := &responseWriter{rw: w, e: e, body: body}
 	if enc < 0 {
 		rw.state = statePlain // only here to answer 413 for a request bomb
 	} else {
-		if identityRefused {
-			rw.minSize = 0
-		}
+		rw.enc = uint8(enc)
+		rw.anySize = identityRefused
 		rw.out.dst = w
 		rw.addVary()
 	}

@@ -49,25 +49,6 @@ func fetch(t testing.TB, method, url string, hdr map[string]string) (*http.Respo
 	return resp, b
 }
 
-func gunzip(t testing.TB, b []byte) []byte {
-	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("gunzip: %v", err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatalf("gunzip: %v", err)
-	}
-	return out
-}
-
-// text returns n bytes of compressible text.
-func text(n int) []byte {
-	const line = "the quick brown fox jumps over the lazy dog 0123456789\n"
-	return []byte(strings.Repeat(line, n/len(line)+1)[:n])
-}
-
 var pngHeader = []byte("\x89PNG\x0d\x0a\x1a\x0a")
 
 func TestBehaviour(t *testing.T) {

@@ -27,6 +27,18 @@ const (
 // returned, as a handler that leaks it to a goroutine would.
 var errFinished = errors.New("httpcompress: ResponseWriter used after the handler returned")
 
+// errFailed is returned by the writes after the compressor failed to start
+// (the first write returns the cause).
+var errFailed = errors.New("httpcompress: the compressor could not start")
+
+// minSize is the smallest body compressed for this request.
+func (w *responseWriter) minSize() int {
+	if w.anySize {
+		return 0
+	}
+	return w.e.c.MinSize
+}
+
 // responseWriter is the http.ResponseWriter the wrapped handler sees. It is
 // made for one request and never reused, so a reference the handler leaks
 // reaches nothing once the handler has returned: the compressor and the
@@ -37,13 +49,12 @@ type responseWriter struct {
 	c       Compressor // the pooled compressor, while compressing
 	buf     *[]byte    // the pooled prefix buffer, while undecided
 	body    *requestBody
-	err     error
-	out     sink // what c writes to: rw, or io.Discard after a panic
-	enc     int  // index of the negotiated encoding
-	minSize int
+	out     sink  // what c writes to: rw, or io.Discard after a panic
 	status  int   // the status the handler set, not yet sent
+	enc     uint8 // index of the negotiated encoding
 	state   uint8 // one of the state constants
 	wrote   bool  // something reached rw
+	anySize bool  // the client refused identity: no minimum size
 	// Backing arrays for the header values this package sets, so that
 	// setting them does not allocate.
 	vary, ce [1]string
@@ -74,8 +85,10 @@ func (w *responseWriter) WriteHeader(code int) {
 	}
 	if w.state != stateUndecided {
 		if w.state == statePlain || w.state == stateCompress {
-			w.wrote = true
-			w.rw.WriteHeader(code) // net/http reports a superfluous call
+			if code >= 200 {
+				w.wrote = true
+			}
+			w.rw.WriteHeader(code) // a 1xx, or a superfluous call net/http reports
 		}
 		return
 	}
@@ -107,11 +120,11 @@ func (w *responseWriter) plan() (plain bool, need int) {
 	if len(ct) > 0 && !w.e.c.ContentTypes(ct[0]) {
 		return true, 0
 	}
-	need = w.minSize
+	need = w.minSize()
 	if cl, ok := hdr["Content-Length"]; ok && len(cl) > 0 {
 		n, err := strconv.ParseInt(strings.TrimSpace(cl[0]), 10, 64)
 		if err == nil && n >= 0 {
-			if n < int64(w.minSize) || n == 0 {
+			if n < int64(w.minSize()) || n == 0 {
 				return true, 0
 			}
 			need = 0 // big enough
@@ -181,7 +194,7 @@ func (w *responseWriter) hold(p []byte) {
 func (w *responseWriter) stateErr() error {
 	switch w.state {
 	case stateFailed:
-		return w.err
+		return errFailed
 	case stateHijacked:
 		return http.ErrHijacked
 	}
@@ -205,7 +218,7 @@ func (w *responseWriter) decide(prefix []byte, final, force bool) error {
 	switch {
 	case len(ct) > 0 && !w.e.c.ContentTypes(ct[0]):
 		compress = false
-	case final && (len(prefix) < w.minSize || len(prefix) == 0):
+	case final && (len(prefix) < w.minSize() || len(prefix) == 0):
 		compress = false
 	}
 	_ = force // a Flush, or Content-Length, vouches for the size
@@ -266,7 +279,7 @@ func (w *responseWriter) startCompress(prefix []byte) error {
 	}
 	c, err := enc.NewWriter(&w.out, w.e.c.Level, pad)
 	if err != nil {
-		w.state, w.err = stateFailed, err
+		w.state = stateFailed
 		w.releaseBuf()
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"runtime"
-	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -21,7 +20,7 @@ import (
 	"github.com/klauspost/compress/gzhttp/writer/gzstd"
 	"github.com/reuse-go/reuse/httpcompress"
 	"github.com/reuse-go/reuse/httpcompress/khttp"
-	"github.com/reuse-go/reuse/internal/pairbench"
+	"github.com/reuse-go/reuse/reusetest"
 )
 
 // jsonBody returns about n bytes of JSON shaped like an API response.
@@ -145,9 +144,10 @@ func BenchmarkHTTPCompress(b *testing.B) {
 }
 
 // BenchmarkHTTPCompressPaired: the time ratio of BenchmarkHTTPCompress,
-// ours over gzhttp, from pairs of batches run back to back (see paired),
-// which a loaded machine skews far less than sibling sub-benchmarks run
-// seconds apart. x-base below 1 means ours is faster.
+// ours over gzhttp, from pairs of batches run back to back
+// (reusetest.Paired), which a loaded machine skews far less than sibling
+// sub-benchmarks run seconds apart. x-base below 1 means ours is faster.
+// Run it with a fixed count: -benchtime 100x.
 func BenchmarkHTTPCompressPaired(b *testing.B) {
 	for _, bc := range []struct {
 		backend string
@@ -170,7 +170,7 @@ func BenchmarkHTTPCompressPaired(b *testing.B) {
 						h.ServeHTTP(w, req)
 					})
 				}
-				pairedN(b, max(1, (256<<10)/size), calls[0], calls[1])
+				reusetest.Paired(b, max(1, (256<<10)/size), calls[0], calls[1])
 			})
 		}
 	}
@@ -285,31 +285,3 @@ type bufWriter struct {
 func (w *bufWriter) Header() http.Header         { return w.h }
 func (w *bufWriter) Write(p []byte) (int, error) { return w.buf.Write(p) }
 func (w *bufWriter) WriteHeader(int)             {}
-
-// pairedN is paired (paired_test.go) with batches of batch calls: a
-// warm-up, then pairs of batches back to back, reporting the median ratio
-// ours/base as x-base with its quartiles.
-func pairedN(b *testing.B, batch int, base, ours func()) {
-	for range 20 {
-		for range batch {
-			base()
-			ours()
-		}
-	}
-	tb, to := pairbench.Times(b, batch, true, base, ours)
-	if len(tb) == 0 {
-		return
-	}
-	ratios := make([]float64, len(tb))
-	for i := range tb {
-		ratios[i] = float64(to[i]) / float64(tb[i])
-	}
-	slices.Sort(ratios)
-	k := len(ratios)
-	b.ReportMetric(ratios[k/2], "x-base")
-	b.ReportMetric(ratios[k/4], "x-base-p25")
-	b.ReportMetric(ratios[3*k/4], "x-base-p75")
-	b.ReportMetric(float64(pairbench.Median(tb))/float64(batch), "base-ns/op")
-	b.ReportMetric(float64(pairbench.Median(to))/float64(batch), "ours-ns/op")
-	b.ReportMetric(0, "ns/op") // the per-iteration time is two batches: not a figure
-}

@@ -14,14 +14,15 @@ const (
 	nClasses = 116 // sizeclass.Class(MaxMaxCap) + 1
 	// calibrateEvery is how many Puts, by weight of the samples, one cell
 	// sees between two attempts to calibrate.
-	calibrateEvery   = 2048
+	calibrateEvery   = 1024
 	firstCalibration = 128
 	// decay is the weight kept by the past at each calibration.
 	decay = 0.75
-	// keepShare is the smallest share of the Puts a class needs for its
-	// arrays to start being kept; they are evicted when the share falls
-	// below keepShare/4, so that noise does not make the pool flap.
-	keepShare = 0.01
+	// keepShare is the smallest share of the Puts the lengths of a class
+	// and above need for its arrays to start being kept; they are evicted
+	// when the share falls below keepShare/4, so that noise does not make
+	// the pool flap.
+	keepShare = 0.0001
 	// defaultQuantile is the share of the lengths the default capacity
 	// holds without growing.
 	defaultQuantile = 0.75
@@ -195,17 +196,27 @@ func (p *Pool) calibrate(st *state) {
 		st.moves = 0
 	}
 
-	// Keep the classes that hold a share of the samples, within MaxCap.
-	keepCap := sizeclass.Size(best)
-	for i := range st.keep {
+	// Keep every class up to the top of the lengths: the largest class at
+	// or above which lengths still hold keepShare of the Puts (keepShare/4
+	// for a class already kept, so that noise does not make the pool flap),
+	// within MaxCap. So every size a Buffer grows through, on any
+	// distribution, is reused rather than reallocated, and only the rarest
+	// giants are not kept; the budget bounds the bytes.
+	top := -1
+	for i, above := nClasses-1, 0.0; i >= 0; i-- {
+		above += st.weight[i]
 		share := keepShare
 		if st.keep[i].Load() && st.calibrations.Load() > 0 {
 			share /= 4
 		}
-		k := i <= maxClass && st.weight[i] >= share*total
-		if k {
-			keepCap = max(keepCap, sizeclass.Size(i))
+		if i <= maxClass && above >= share*total {
+			top = i
+			break
 		}
+	}
+	keepCap := sizeclass.Size(max(best, top))
+	for i := range st.keep {
+		k := i <= top
 		if was := st.keep[i].Load(); k != was {
 			st.keep[i].Store(k)
 			if was {

@@ -47,7 +47,7 @@
 // held): one Put in 16 of a Buffer that did not grow, and every Put of one
 // that did, weighted so that the histogram estimates the lengths of all
 // Puts. The counts go to striped, padded cells, so goroutines on different
-// processors do not write the same cache line. Every 2048 Puts of a cell
+// processors do not write the same cache line. Every 1024 Puts of a cell
 // (every 128 at first), one goroutine claims the calibration with a
 // compare-and-swap; the others carry on. The calibration multiplies the past
 // weights by 0.75 and adds the new counts, so the pool follows a change of
@@ -59,12 +59,17 @@
 //     and never down by a single class (which wastes at most a quarter), so
 //     that it settles on a workload that does not change instead of
 //     following the noise of the samples;
-//   - which classes of larger arrays are kept: those with at least 1% of the
-//     Puts (dropped again below 0.25%), so sizes that are large but common
-//     are reused and a rare giant is not kept;
+//   - which classes of larger arrays are kept: every class up to the top of
+//     the lengths, the largest class at or above which lengths still make
+//     0.01% of the Puts (0.0025% for a class already kept), within MaxCap.
+//     So every size a Buffer grows through is reused, on a smooth
+//     distribution as on one with a few common sizes, and a rare giant is
+//     not kept;
 //   - where a Buffer that outgrows its array grows to: the 40th percentile of
 //     the lengths above the size it needs, so that most Buffers that grow
-//     grow once, to a capacity close to what they write.
+//     grow once, to a capacity close to what they write; and at least twice
+//     the bytes it holds (within the classes kept), so that a Buffer written
+//     in many pieces copies each byte about once, as append does.
 //
 // Before the first calibration, new Buffers get 512 bytes, growth doubles,
 // and larger arrays are kept up to 64 KiB, the threshold fmt uses for its own

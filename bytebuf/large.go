@@ -15,16 +15,35 @@ import (
 // class's slots, paid only by Buffers that outgrow their home array, whose
 // copy costs more.
 
-// getLarge returns an empty array for a Buffer of capacity cur that needs
+// getLarge returns an empty array for a Buffer of capacity cur and length n
+// that needs
 // room for need bytes, need <= MaxCap: an array kept in the slots when one of
 // the right class is there, a new one otherwise.
-func (p *Pool) getLarge(need, cur int) []byte {
+func (p *Pool) getLarge(need, cur, n int) []byte {
 	st := p.state()
 	i := sizeclass.Class(need)
 	t := int(st.growTo[min(i, nClasses-1)].Load()) - 1
 	if t < 0 {
-		// No calibration for this size yet: at least double.
-		t = sizeclass.Class(min(max(need, 2*cur), p.maxCapBytes()))
+		// No calibration for this size yet, or lengths this large are
+		// rare: at least double, but not past the largest class kept when
+		// need fits in it (an array above it would be dropped at Put, and
+		// the next Buffer would allocate it again).
+		c := min(max(need, 2*cur), p.maxCapBytes())
+		if k := int(st.keepCap.Load()); need <= k {
+			c = min(c, k)
+		}
+		t = sizeclass.Class(c)
+	}
+	if n > 0 {
+		// The Buffer has n bytes to copy: grow at least to twice that
+		// (within the classes kept), so that a Buffer written in many
+		// pieces copies each byte about once, as append does. An empty
+		// Buffer copies nothing and takes the class the calibration chose.
+		c := 2 * n
+		if k := int(st.keepCap.Load()); need <= k {
+			c = min(c, k)
+		}
+		t = max(t, sizeclass.Class(min(c, p.maxCapBytes())))
 	}
 	t = max(t, i)
 	size := sizeclass.Size(t)

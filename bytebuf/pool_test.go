@@ -521,3 +521,52 @@ func TestDefaultCapSettles(t *testing.T) {
 		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values; want at most 2 changes", changes, len(seen))
 	}
 }
+
+// TestPoolReusesSmoothTails runs distributions with long smooth tails (no
+// single size class holds a percent of the lengths), 4 Buffers in flight,
+// and checks that once calibrated the arrays Buffers grow into are reused:
+// every class up to the top of the lengths is kept, and growth never makes
+// an array above the classes kept. The old rule (keep a class holding 1% of
+// the Puts) reallocated one op in ten to twenty.
+func TestPoolReusesSmoothTails(t *testing.T) {
+	reusetest.KeepPooled(t)
+	tests := []struct {
+		name   string
+		length func(r *rand.Rand) int
+	}{
+		{"lognormal/median=2KiB/sigma=2", func(r *rand.Rand) int {
+			return max(1, min(1<<20, int(2048*math.Exp(2*r.NormFloat64()))))
+		}},
+		{"pareto/min=512B/index=1.2", func(r *rand.Rand) int {
+			return max(1, min(1<<20, int(512/math.Pow(1-r.Float64(), 1/1.2))))
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p bytebuf.Pool
+			r := rand.New(rand.NewPCG(5, 6))
+			var inFlight [4]*bytebuf.Buffer
+			for i := range inFlight {
+				inFlight[i] = p.Get()
+			}
+			k := 0
+			step := func() {
+				k = (k + 1) % len(inFlight)
+				write(inFlight[k], tt.length(r))
+				p.Put(inFlight[k])
+				inFlight[k] = p.Get()
+			}
+			for range 50000 {
+				step()
+			}
+			a := reusetest.AllocsAtMost(t, 0.01, step)
+			t.Logf("%v; stats %+v", a, p.Stats())
+			for _, b := range inFlight {
+				p.Put(b)
+			}
+			if s := p.Stats(); s.RetainedBytes > bytebuf.DefaultBudget {
+				t.Errorf("RetainedBytes = %d, above the default budget %d", s.RetainedBytes, bytebuf.DefaultBudget)
+			}
+		})
+	}
+}

@@ -18,7 +18,7 @@ import (
 // key is one benchmark: a workload, a mode, a P count and a pool.
 type key struct {
 	workload, mode, impl string
-	procs             int
+	procs                int
 }
 
 // metrics are the units reported, in table order.

@@ -161,12 +161,10 @@ type distWorker[B any] struct {
 	written  int64
 }
 
-var distSeq atomic.Uint64
-
-func newDistWorker[B any](im *distImpl[B], lengths []int) *distWorker[B] {
-	w := &distWorker[B]{im: im, get: im.local(), lengths: lengths}
-	// Goroutines start at different points of the sequence, as requests do.
-	w.i = int(distSeq.Add(1) * 7919 % distLen)
+// newDistWorker returns the worker that starts at position start of the
+// lengths.
+func newDistWorker[B any](im *distImpl[B], lengths []int, start int) *distWorker[B] {
+	w := &distWorker[B]{im: im, get: im.local(), lengths: lengths, i: start % distLen}
 	for k := range w.inFlight {
 		w.inFlight[k] = w.get(k)
 	}
@@ -207,15 +205,18 @@ func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func()
 	var capSum, written atomic.Int64
 	report := reusetest.ReportAllocs(b)
 	if parallel {
+		// The goroutines start at even intervals of the lengths, so that
+		// together they run through all of them, whatever the pool.
+		var seq atomic.Int64
 		b.RunParallel(func(pb *testing.PB) {
-			w := newDistWorker(&im, lengths)
+			w := newDistWorker(&im, lengths, int(seq.Add(1)-1)*distLen/runtime.GOMAXPROCS(0))
 			for pb.Next() {
 				w.step()
 			}
 			w.done(&capSum, &written)
 		})
 	} else {
-		w := newDistWorker(&im, lengths)
+		w := newDistWorker(&im, lengths, 0)
 		for b.Loop() {
 			w.step()
 		}
@@ -235,7 +236,7 @@ func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func()
 // pools. Run it with -cpu 1,2,4; scripts/disttable does, and writes the
 // table.
 //
-//	go test -run '^$' -bench Dist -cpu 1,2,4 -count 6 > dist.txt
+//	go test -run '^$' -bench Dist -cpu 1,2,4 -benchtime 65536x -count 6 > dist.txt
 //	benchstat -col /impl dist.txt
 func BenchmarkDist(b *testing.B) {
 	for _, wl := range distWorkloads {

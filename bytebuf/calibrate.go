@@ -2,8 +2,10 @@ package bytebuf
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 
 	"github.com/reuse-go/reuse/internal/sizeclass"
 )
@@ -63,6 +65,14 @@ type state struct {
 
 	// slots hold the large arrays, by class; a nil pointer is a free slot.
 	slots [nClasses][slotsPerClass]atomic.Pointer[byte]
+
+	// vmu protects victim. victims counts its non-zero entries, so that
+	// growth looks there only when there are some.
+	vmu     sync.Mutex
+	victims atomic.Int32
+	// victim holds, by class and weakly, the arrays that were in the slots
+	// at the last sweep (see age in large.go).
+	victim [nClasses][slotsPerClass]weak.Pointer[byte]
 }
 
 // cell is one stripe of the sampler, padded so that cells do not share

@@ -105,14 +105,19 @@
 // The bytes retained are counted in two parts, and Stats.RetainedBytes is
 // their sum:
 //
-//   - The larger arrays in the slots are counted exactly: bytes are reserved
-//     before an array is stored and released when it is taken, and the slots
-//     are the pool's own, so the garbage collector does not empty them. They
-//     hold at most 8 arrays per class and are emptied of a class when the
-//     calibration stops keeping it, and all of them when a collection
-//     interval passes in which the pool handed out no Buffer from its
-//     per-P slots (the pool is idle): an idle pool releases them within two
-//     collections, as a sync.Pool would.
+//   - The larger arrays in the slots are counted from above: bytes are
+//     reserved before an array is stored and released when it is taken or
+//     dropped. The slots hold at most 8 arrays per class and are emptied of
+//     a class when the calibration stops keeping it. They follow sync.Pool's
+//     victim rule: after every collection the arrays in the slots move to a
+//     victim table that holds them only by weak pointer, from which growth
+//     still takes them, and what the victim table held before is dropped.
+//     So an array nobody takes is freed by the second collection after it
+//     was put back, as in a sync.Pool (the bytes of a victim the collector
+//     freed stay counted until the next collection: the count errs high).
+//     When a collection interval passes in which the pool handed out no
+//     Buffer from its per-P slots (the pool is idle), the arrays are
+//     dropped at once.
 //   - The home arrays of the Buffers live in a sync.Pool, which the garbage
 //     collector empties over two cycles without telling anyone, and in the
 //     per-P Buffer slots (one Buffer each), which follow the same rule (see

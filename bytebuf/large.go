@@ -2,6 +2,7 @@ package bytebuf
 
 import (
 	"unsafe"
+	"weak"
 
 	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/sizeclass"
@@ -58,8 +59,81 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 				return unsafe.Slice(ptr, size)[:0]
 			}
 		}
+		if st.victims.Load() > 0 {
+			if ptr := p.takeVictim(st, t); ptr != nil {
+				if debug.Enabled {
+					debug.CheckBytes(p, unsafe.Slice(ptr, size))
+				}
+				return unsafe.Slice(ptr, size)[:0]
+			}
+		}
 	}
 	return make([]byte, 0, size)
+}
+
+// The larger arrays follow sync.Pool's rule, a victim cache: each sweep
+// (after every collection) moves the arrays in the slots to the victim
+// table, where only a weak pointer holds them, and drops what the victim
+// table held before. Growth takes from the victim table when the slots have
+// nothing. So an array nobody takes is freed by the second collection after
+// it was last put back, as in a sync.Pool, while a pool in use loses only
+// the arrays it did not need between two collections. The bytes of a
+// victim stay counted in largeBytes until it is taken or dropped, even if
+// the collector freed it before: the count errs high, and the budget check
+// with it.
+
+// takeVictim takes an array of class i from the victim table, nil if there
+// is none still alive. It leaves largeBytes without the bytes of the
+// entries it takes or finds freed.
+func (p *Pool) takeVictim(st *state, i int) *byte {
+	size := int64(sizeclass.Size(i))
+	st.vmu.Lock()
+	defer st.vmu.Unlock()
+	for k := range st.victim[i] {
+		w := &st.victim[i][k]
+		if *w == (weak.Pointer[byte]{}) {
+			continue
+		}
+		ptr := w.Value()
+		*w = weak.Pointer[byte]{}
+		st.victims.Add(-1)
+		p.largeBytes.Add(-size)
+		if ptr != nil {
+			return ptr
+		}
+	}
+	return nil
+}
+
+// age is the sweep's work on the larger arrays: it drops the victims, and
+// moves the arrays in the slots to the victim table, or drops them too
+// when the pool is idle.
+func (p *Pool) age(st *state, idle bool) {
+	st.vmu.Lock()
+	defer st.vmu.Unlock()
+	n := int32(0)
+	for i := range st.slots {
+		size := int64(sizeclass.Size(i))
+		for k := range st.slots[i] {
+			w := &st.victim[i][k]
+			if *w != (weak.Pointer[byte]{}) {
+				*w = weak.Pointer[byte]{}
+				p.largeBytes.Add(-size)
+			}
+			if st.slots[i][k].Load() == nil {
+				continue
+			}
+			if ptr := st.slots[i][k].Swap(nil); ptr != nil {
+				if idle {
+					p.largeBytes.Add(-size)
+				} else {
+					*w = weak.Make(ptr)
+					n++
+				}
+			}
+		}
+	}
+	st.victims.Store(n)
 }
 
 // putLarge keeps buf in a slot if its capacity is exactly a class size that

@@ -384,17 +384,13 @@ func (p *Pool) Stats() Stats {
 	return s
 }
 
-// swept is called after each sweep of the slots (see internal/perp): when
-// nothing was taken from them since the previous one, the pool is idle, and
-// it lets the collector have the larger arrays it keeps for growth too.
+// swept is called after each sweep of the slots (see internal/perp), so
+// after every collection: it ages the larger arrays the pool keeps for
+// growth (see age), and when nothing was taken from the slots since the
+// previous sweep, the pool is idle and lets the collector have all of them.
 func (p *Pool) swept(idle bool) {
-	if !idle {
-		return
-	}
 	if st := p.st.Load(); st != nil {
-		for i := range st.slots {
-			p.evict(st, i)
-		}
+		p.age(st, idle)
 	}
 	p.refreshLimit()
 }

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"weak"
 
 	"github.com/reuse-go/reuse/internal/perp"
 )
@@ -108,5 +109,63 @@ func TestIdleReleasesLarge(t *testing.T) {
 	}
 	if r := p.Stats().RetainedBytes; r > 64<<10 {
 		t.Errorf("after the pool went idle and two collections: RetainedBytes = %d, want <= 64 KiB", r)
+	}
+}
+
+// TestLargeFreedBySecondCollection: the larger arrays follow sync.Pool's
+// victim rule. An array put back and not taken again is freed by the second
+// collection after, even though the pool was in use until the first (it
+// used to stay in its slot until the sweep after the second, and be freed
+// by the third).
+func TestLargeFreedBySecondCollection(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	var p Pool
+	payload := make([]byte, 30<<10)
+	burst := func() {
+		var bufs [16]*Buffer
+		for i := range bufs {
+			bufs[i] = p.Get()
+			n := 100
+			if i%8 == 0 {
+				n = 30 << 10
+			}
+			bufs[i].Write(payload[:n])
+		}
+		for _, b := range bufs {
+			p.Put(b)
+		}
+	}
+	for range 200 {
+		burst()
+	}
+	// Let the sweeps of the collections during the burst run, then use the
+	// pool twice more (the first fills the per-P slot the sweep may have
+	// emptied, the second takes from it), so that it is in use at the
+	// first collection below.
+	perp.Collect(1)
+	burst()
+	burst()
+	var w weak.Pointer[byte]
+	st := p.st.Load()
+	for i := range st.slots {
+		for k := range st.slots[i] {
+			if ptr := st.slots[i][k].Load(); ptr != nil && w == (weak.Pointer[byte]{}) {
+				w = weak.Make(ptr)
+			}
+		}
+	}
+	if w == (weak.Pointer[byte]{}) {
+		t.Fatal("the burst left no large array in the pool; the test's premise is wrong")
+	}
+	perp.Collect(1) // the first collection, and the sweep after it
+	runtime.GC()    // the second
+	if w.Value() != nil {
+		t.Errorf("a large array put back before two collections is still alive after the second")
+	}
+	perp.Collect(1)
+	if n := p.largeBytes.Load(); n != 0 {
+		t.Errorf("after the sweep of the second collection: %d bytes of large arrays counted, want 0", n)
 	}
 }

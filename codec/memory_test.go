@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/metrics"
 	"testing"
 
@@ -85,9 +86,16 @@ func TestDecompressMemory(t *testing.T) {
 			}
 			t.Run(f.name+"/"+c.name, func(t *testing.T) {
 				f.decompress(nil, c.src, limit) // warm the pool
-				before := heapAllocated()
-				out, err := f.decompress(nil, c.src, limit)
-				allocated := heapAllocated() - before
+				// The counter is the process's: keep the least of three
+				// calls, as other goroutines can only add to it.
+				var out []byte
+				var err error
+				allocated := uint64(math.MaxUint64)
+				for range 3 {
+					before := heapAllocated()
+					out, err = f.decompress(nil, c.src, limit)
+					allocated = min(allocated, heapAllocated()-before)
+				}
 				if c.wantErr != nil {
 					if !errors.Is(err, c.wantErr) || len(out) != 0 {
 						t.Fatalf("Decompress(%d bytes of zeros, limit %d) = %d bytes, %v; want %v", c.size, limit, len(out), err, c.wantErr)

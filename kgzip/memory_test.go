@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"runtime/metrics"
 	"testing"
 
@@ -44,12 +45,19 @@ func TestDecompressMemory(t *testing.T) {
 		{"members=2", append(bytes.Clone(third), third...), limit / 3 * 2, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// The counter is the process's: keep the least of three calls,
+			// as other goroutines can only add to it.
 			s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-			metrics.Read(s)
-			before := s[0].Value.Uint64()
-			out, err := kgzip.Decompress(nil, c.src, limit)
-			metrics.Read(s)
-			allocated := s[0].Value.Uint64() - before
+			var out []byte
+			var err error
+			allocated := uint64(math.MaxUint64)
+			for range 3 {
+				metrics.Read(s)
+				before := s[0].Value.Uint64()
+				out, err = kgzip.Decompress(nil, c.src, limit)
+				metrics.Read(s)
+				allocated = min(allocated, s[0].Value.Uint64()-before)
+			}
 			if c.wantErr != nil {
 				if !errors.Is(err, c.wantErr) || len(out) != 0 {
 					t.Fatalf("Decompress(%d bytes of zeros, limit %d) = %d bytes, %v; want %v", c.size, limit, len(out), err, c.wantErr)

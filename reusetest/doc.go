@@ -1,5 +1,7 @@
-// Package reusetest measures allocations without the two ways the standard
-// tools hide them (pitfall P5).
+// Package reusetest holds test helpers for code that pools: it measures
+// allocations without the two ways the standard tools hide them (pitfall
+// P5), routes the debug build's reports to the test that caused them, and
+// waits for the garbage collector without sleeping.
 //
 // testing.AllocsPerRun calls the function once before it starts counting, so
 // allocations made only on the first call (lazy initialisation, a pool's first
@@ -13,6 +15,19 @@
 // over the following runs, as fractions. AllocsAtMost turns that into a test
 // assertion, and ReportAllocs adds the exact figure to a benchmark's output
 // beside the rounded built-in one.
+//
+// # The debug build and the garbage collector
+//
+// FailOnMisuse and IgnoreLeaks decide where the debug build's reports
+// (-tags reusedebug) go during a test: a leak fails the test whose Get took
+// the object, never another. Collect runs a collection and waits for the
+// cleanups it queued, and CollectUntil collects until a condition holds, so
+// that tests of leaks and of what pools release wait on events, not on
+// sleeps. KeepPooled turns the collector off for a test that expects Get to
+// return what Put stored.
+//
+// Every helper that takes a test takes a TB, which *testing.T, *testing.B
+// and *testing.F satisfy.
 //
 // # Concurrency
 //

@@ -73,11 +73,13 @@ type Slot struct {
 // must not be copied after first use. Embed it in the structure it serves: the
 // sweep keeps only a weak pointer to it, so it lives and dies with its owner.
 type Slots struct {
-	// arr points to element 0 of the current array, or is nil before first
-	// use and after the sweep released an idle array. Element 0 is a header
-	// whose Aux is the number of Ps the array serves (written once, before
-	// the array is published, and never after: it shares no line that is
-	// written); elements 1 to n are the slots of Ps 0 to n-1.
+	// arr points to the slot of P 0 in the current array, or is nil before
+	// first use and after the sweep released an idle array. The array's
+	// element 0, just before that slot, is a header whose Aux is the number
+	// of Ps the array serves (written once, before the array is published,
+	// and never after: it shares no line that is written); elements 1 to n
+	// are the slots of Ps 0 to n-1. Pointing past the header saves At an
+	// add.
 	arr atomic.Pointer[Slot]
 
 	mu sync.Mutex // protects replacing arr, and registered
@@ -89,9 +91,15 @@ type Slots struct {
 	gets, puts atomic.Uint64
 }
 
-// slot returns the slot of P pid in the array whose header is a.
+// slot returns the slot of P pid in the array a (as arr holds it).
 func slot(a *Slot, pid int) *Slot {
-	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid+1)*SlotSize))
+	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid)*SlotSize))
+}
+
+// size returns the number of Ps the array a (as arr holds it) serves, from
+// its header.
+func size(a *Slot) int {
+	return int((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux)
 }
 
 // Load returns the current array, for At: load it before pin.Pin, so that
@@ -118,12 +126,12 @@ func (s *Slots) Load() *Slot { return s.arr.Load() }
 // At and Take are small enough to inline; Pin and Unpin are the runtime's
 // own.
 func At(a *Slot, pid int) *Slot {
-	if a == nil || uint(pid) >= uint(a.Aux) {
+	// size(a) and slot(a, pid), written out: each inlined call leaves a
+	// marker instruction in the caller.
+	if a == nil || uint(pid) >= uint((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux) {
 		return nil
 	}
-	// slot(a, pid), written out: each inlined call leaves a marker
-	// instruction in the caller.
-	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid+1)*SlotSize))
+	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid)*SlotSize))
 }
 
 // Take empties the slot and returns what it held, nil if nothing; a value
@@ -178,11 +186,11 @@ func (s *Slots) grow() {
 	n := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
 	old := s.arr.Load()
-	if old == nil || int(old.Aux) < n {
+	if old == nil || size(old) < n {
 		arr := make([]Slot, n+1)
 		arr[0].Aux = uintptr(n)
 		s.fold(old)
-		s.arr.Store(&arr[0])
+		s.arr.Store(&arr[1])
 	}
 	register := !s.registered
 	s.registered = true
@@ -239,7 +247,7 @@ func (s *Slots) fold(a *Slot) {
 	if a == nil {
 		return
 	}
-	for i := range int(a.Aux) {
+	for i := range size(a) {
 		sl := slot(a, i)
 		s.gets.Add(atomic.LoadUint64(&sl.Gets))
 		s.puts.Add(atomic.LoadUint64(&sl.Puts))
@@ -254,7 +262,7 @@ func (s *Slots) Counters() (gets, puts uint64) {
 	defer s.mu.Unlock()
 	gets, puts = s.gets.Load(), s.puts.Load()
 	if a := s.arr.Load(); a != nil {
-		for i := range int(a.Aux) {
+		for i := range size(a) {
 			sl := slot(a, i)
 			gets += atomic.LoadUint64(&sl.Gets)
 			puts += atomic.LoadUint64(&sl.Puts)
@@ -267,7 +275,7 @@ func (s *Slots) Counters() (gets, puts uint64) {
 // none. It is for tests and diagnostics.
 func (s *Slots) Len() int {
 	if a := s.arr.Load(); a != nil {
-		return int(a.Aux)
+		return size(a)
 	}
 	return 0
 }
@@ -276,7 +284,7 @@ func (s *Slots) Len() int {
 // diagnostics; f must not keep the slot.
 func (s *Slots) Each(f func(pid int, sl *Slot)) {
 	if a := s.arr.Load(); a != nil {
-		for i := range int(a.Aux) {
+		for i := range size(a) {
 			f(i, slot(a, i))
 		}
 	}
@@ -288,7 +296,7 @@ func (s *Slots) Each(f func(pid int, sl *Slot)) {
 func (s *Slots) sweep() {
 	idle := true
 	if a := s.arr.Load(); a != nil {
-		for i := range int(a.Aux) {
+		for i := range size(a) {
 			sl := slot(a, i)
 			if atomic.LoadUint32(&sl.used) != 0 {
 				atomic.StoreUint32(&sl.used, 0)

@@ -14,7 +14,7 @@ require (
 // httpcompress benchmarks: gzhttp, and khttp from this repository.
 require (
 	github.com/klauspost/compress v1.18.0
-	github.com/reuse-go/reuse/httpcompress/khttp v0.0.0-00010101000000-000000000000
+	github.com/reuse-go/reuse/httpcompress/khttp v0.1.0
 )
 
 replace github.com/reuse-go/reuse/httpcompress/khttp => ../httpcompress/khttp

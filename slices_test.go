@@ -556,3 +556,29 @@ func BenchmarkSlices(b *testing.B) {
 		}
 	}
 }
+
+// TestSlicesLargerClassServes: when n's class has nothing, Get takes a
+// pooled slice of a larger class below twice n's class size, and nothing
+// larger.
+func TestSlicesLargerClassServes(t *testing.T) {
+	reusetest.KeepPooled(t)
+	var p reuse.Slices[byte]
+	a := make([]byte, 128)    // class 128, in the pool of its class...
+	b := make([]byte, 64)     // ...once b takes the per-P slot
+	huge := make([]byte, 224) // twice 112: too large to serve 100
+	p.Put(huge)
+	p.Put(a)
+	p.Put(b)
+	g := p.Get(100) // class 112: empty
+	if unsafe.SliceData(g) != unsafe.SliceData(a) || len(g) != 100 || cap(g) != 128 {
+		t.Errorf("Get(100) with only classes 64, 128 and 224 pooled: len %d, cap %d, a's array %v; want a, len 100, cap 128",
+			len(g), cap(g), unsafe.SliceData(g) == unsafe.SliceData(a))
+	}
+	g2 := p.Get(100) // 112 and 128 empty now; 224 is too large
+	if unsafe.SliceData(g2) == unsafe.SliceData(huge) || cap(g2) != 112 {
+		t.Errorf("second Get(100): cap %d, huge's array %v; want a new slice of cap 112",
+			cap(g2), unsafe.SliceData(g2) == unsafe.SliceData(huge))
+	}
+	p.Put(g)
+	p.Put(g2)
+}

@@ -75,3 +75,56 @@ func BenchmarkSlices(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSlicesDist compares reuse.Slices[byte] with libp2p/go-buffer-pool
+// on the log-normal shapes of the distributions suite (dist_test.go), with
+// distInFlight slices in flight per goroutine: one op puts the oldest back
+// and gets one of the next length in its place, writing at both ends.
+func BenchmarkSlicesDist(b *testing.B) {
+	for _, wl := range distWorkloads {
+		if wl.name != "lognormal-small" && wl.name != "lognormal-medium" && wl.name != "lognormal-heavy" {
+			continue
+		}
+		lengths := wl.lengths
+		for _, mode := range []string{"serial", "parallel"} {
+			par := mode == "parallel"
+			name := func(impl string) string { return "dist=" + wl.name + "/mode=" + mode + "/impl=" + impl }
+			run := func(b *testing.B, get func(int) []byte, put func([]byte)) {
+				defer reusetest.ReportAllocs(b)()
+				body := func(next func() bool) {
+					var held [distInFlight][]byte
+					i := 0
+					for next() {
+						k := i % distInFlight
+						if held[k] != nil {
+							put(held[k])
+						}
+						n := lengths[i%len(lengths)]
+						s := get(n)
+						s[0], s[n-1] = 1, 2
+						held[k] = s
+						i++
+					}
+					for _, s := range held {
+						if s != nil {
+							put(s)
+						}
+					}
+				}
+				if par {
+					b.RunParallel(func(pb *testing.PB) { body(pb.Next) })
+					return
+				}
+				body(b.Loop)
+			}
+			b.Run(name("libp2p"), func(b *testing.B) {
+				var p pool.BufferPool
+				run(b, p.Get, p.Put)
+			})
+			b.Run(name("reuse"), func(b *testing.B) {
+				var p reuse.Slices[byte]
+				run(b, p.Get, p.Put)
+			})
+		}
+	}
+}

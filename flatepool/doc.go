@@ -10,25 +10,23 @@
 //
 // # Ownership
 //
-// Compress and Decompress append to the caller's dst; nothing they return
-// belongs to the pool. NewWriter and NewReader return handles that point to
-// the pooled compressor until Close and to nothing afterwards: a handle used
-// after Close returns ErrClosed and cannot reach a compressor the pool has
-// given to someone else. Close leaves the pooled object referencing neither
-// the caller's writer nor its reader.
+// As in gzpool: Compress and Decompress return nothing that belongs to the
+// pool, a Writer or Reader reaches its pooled object only until Close, and
+// a pooled object keeps no reference to the caller's writer or reader.
 //
 // # Concurrency
 //
-// Compress, Decompress, NewWriter and NewReader are safe for use by multiple
-// goroutines; a Writer or Reader is used by one goroutine at a time.
+// As in gzpool: the functions are safe for concurrent use; a Writer or
+// Reader is used by one goroutine at a time.
 //
 // # Limits
 //
-// Decompress stops as soon as the output would pass its limit, having
-// decompressed at most limit+1 bytes and allocated at most about limit bytes.
-// The pools hold the compressors given back since the previous two garbage
-// collections, per level: about 730 KB to 1.2 MB each (see gzpool), and 41 KB
-// per reader. Level -1 shares the pool of level 6.
+// Decompress stops as soon as the output would pass its limit, and
+// allocates at most 1.25 times the limit plus 64 KiB: output past an eighth
+// of the limit is measured first, then decompressed again into a buffer of
+// its size. The pools hold the compressors given back since the previous two
+// garbage collections, per level: about 730 KB to 1.2 MB each (see gzpool),
+// and 41 KB per reader. Level -1 shares the pool of level 6.
 //
 // Raw deflate has no header and no checksum: NewReader never fails, and
 // damaged input that still decodes returns wrong bytes without an error. Use
@@ -36,8 +34,6 @@
 //
 // # When not to pool
 //
-// As for gzpool: pooling pays for small payloads, where setting up a writer
-// (about 800 KB) costs far more than compressing; at 64 KiB and above the
-// compression dominates and the pool only saves garbage. Do not pool rare or
+// As for gzpool: pooling pays for small payloads; do not pool rare or
 // one-off compression.
 package flatepool

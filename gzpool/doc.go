@@ -46,11 +46,13 @@
 // # Limits
 //
 // Decompress always takes a limit and stops as soon as the output would pass
-// it: it decompresses at most limit+1 bytes and allocates at most about limit
-// bytes, whatever the input claims. A 1.4 MB stream of zeros that expands to
-// 1.06 GiB, with a limit of 10 MiB, fails with ErrTooLarge having allocated
-// 10.1 MiB (TestBomb). The streaming Reader has no limit of
-// its own; wrap it in io.LimitReader.
+// it: it decompresses at most limit+1 bytes and allocates at most 1.25 times
+// the limit plus 64 KiB, whatever the input claims (TestDecompressMemory in
+// package codec; a valid stream of several members is the one exception,
+// see Decompress). A 1.4 MB stream of zeros that expands to 1.06 GiB, with a
+// limit of 10 MiB, fails with ErrTooLarge having allocated 10.1 MiB
+// (TestBomb). The streaming Reader has no limit of its own; wrap it in
+// io.LimitReader.
 //
 // The pools hold what sync.Pool holds: the compressors given back since the
 // previous two garbage collections, so at most as many as were in use at

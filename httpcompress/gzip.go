@@ -62,7 +62,7 @@ func (s *sink) Write(p []byte) (int, error) {
 
 func (g *gzipEncoder) open(dst io.Writer, level, pad int) (Compressor, error) {
 	if level < minGzipLevel || level > maxGzipLevel {
-		return nil, fmt.Errorf("gzip level %d not in [%d, %d]", level, minGzipLevel, maxGzipLevel)
+		return nil, fmt.Errorf("httpcompress: Gzip: level %d not in [%d, %d]", level, minGzipLevel, maxGzipLevel)
 	}
 	p := &g.pools[level-minGzipLevel]
 	s := p.Get()

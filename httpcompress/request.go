@@ -1,6 +1,7 @@
 package httpcompress
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -61,13 +62,15 @@ func (b *requestBody) Read(p []byte) (int, error) {
 	if b.zr == nil {
 		zr, err := gzpool.NewReader(b.src)
 		if err != nil {
-			b.err = fmt.Errorf("httpcompress: request body: %w", err)
+			b.err = fmt.Errorf("httpcompress: Request.Body: %w", err)
 			return 0, b.err
 		}
 		b.zr = zr
 	}
-	if room := b.limit - b.n + 1; int64(len(p)) > room {
-		p = p[:room] // read one byte past the limit to detect it
+	// Read one byte past the limit to detect it. room+1, not limit-n+1,
+	// which overflows for a limit of math.MaxInt64.
+	if room := b.limit - b.n; int64(len(p)) > room {
+		p = p[:room+1]
 	}
 	n, err := b.zr.Read(p)
 	b.n += int64(n)
@@ -81,7 +84,7 @@ func (b *requestBody) Read(p []byte) (int, error) {
 	}
 	if err != nil {
 		if err != io.EOF {
-			err = fmt.Errorf("httpcompress: request body: %w", err)
+			err = fmt.Errorf("httpcompress: Request.Body: %w", err)
 		}
 		b.err = err
 		b.release()
@@ -111,4 +114,4 @@ func (b *requestBody) Close() error {
 	return b.src.Close()
 }
 
-var errBodyClosed = fmt.Errorf("httpcompress: read on closed request body")
+var errBodyClosed = errors.New("httpcompress: Request.Body: read after Close")

@@ -16,7 +16,7 @@ const (
 	nClasses = 116 // sizeclass.Class(MaxMaxCap) + 1
 	// calibrateEvery is how many Puts, by weight of the samples, one cell
 	// sees between two attempts to calibrate.
-	calibrateEvery   = 1024
+	calibrateEvery   = 2048
 	firstCalibration = 128
 	// decay is the weight kept by the past at each calibration.
 	decay = 0.75
@@ -26,8 +26,14 @@ const (
 	// the pool flap.
 	keepShare = 0.0001
 	// defaultQuantile is the share of the lengths the default capacity
-	// holds without growing.
-	defaultQuantile = 0.75
+	// holds without growing: the median, as a Buffer above it grows from
+	// the size-class caches.
+	defaultQuantile = 0.5
+	// homeSlack is how many classes above the default capacity a home
+	// array may be and still be kept at Put: a Buffer made before the
+	// default moved down is dropped, and made anew with the default, once
+	// its home is more than a quarter too large.
+	homeSlack = 1
 	// settle is how many calibrations in a row must ask the default
 	// capacity to move, the same way, before it does.
 	settle = 3
@@ -169,8 +175,8 @@ func (p *Pool) calibrate(st *state) {
 	// grows from the size-class caches. A quantile is a stable estimate on
 	// any distribution (the top of the most common cluster of classes, used
 	// before, moved by several classes with the noise of the samples on a
-	// smooth one), and it is the mode on a distribution with one dominant
-	// length.
+	// smooth one), and it is that length when one length makes most of the
+	// Puts.
 	best := -1
 	for i, acc := 0, 0.0; i <= maxClass; i++ {
 		if acc += st.weight[i]; acc >= defaultQuantile*total {
@@ -185,8 +191,9 @@ func (p *Pool) calibrate(st *state) {
 	// default capacity moves only when settle calibrations in a row ask for
 	// a move the same way, so that it settles on a distribution that does
 	// not change and follows one that does within a few calibrations.
-	if cur := int(p.def.Load()) - 1; cur >= 0 && best == cur-1 {
-		// One class too large wastes at most a quarter: not worth a move.
+	if cur := int(p.def.Load()) - 1; cur >= 0 && (best == cur-1 || best == cur+1) {
+		// One class off is a quarter of room more or less, about what the
+		// quantile moves with the noise of the samples: not worth a move.
 		best, st.moves = cur, 0
 	} else if cur >= 0 && best != cur {
 		dir := int32(1)
@@ -260,7 +267,7 @@ func (p *Pool) calibrate(st *state) {
 
 	st.keepCap.Store(int64(keepCap))
 	p.def.Store(int32(best + 1))
-	p.homeMax.Store(2 * int64(sizeclass.Size(best)))
+	p.homeMax.Store(int64(sizeclass.Size(min(best+homeSlack, nClasses-1))))
 	p.refreshLimit()
 	st.calibrations.Add(1)
 }

@@ -44,21 +44,23 @@
 //
 // The pool samples the largest length written into each Buffer since its
 // Get (so a Buffer emptied by Reset or WriteTo before Put counts what it
-// held): one Put in 16 of a Buffer that did not grow, and every Put of one
+// held): one Put in 64 of a Buffer that did not grow, and every Put of one
 // that did, weighted so that the histogram estimates the lengths of all
 // Puts. The counts go to striped, padded cells, so goroutines on different
-// processors do not write the same cache line. Every 1024 Puts of a cell
+// processors do not write the same cache line. Every 2048 Puts of a cell
 // (every 128 at first), one goroutine claims the calibration with a
 // compare-and-swap; the others carry on. The calibration multiplies the past
 // weights by 0.75 and adds the new counts, so the pool follows a change of
 // workload within a few calibrations, and sets, without allocating:
 //
-//   - the default capacity of new Buffers: the class of the 75th percentile
-//     of the lengths, so that three Buffers in four never grow. It moves
-//     only when three calibrations in a row ask for a move the same way,
-//     and never down by a single class (which wastes at most a quarter), so
-//     that it settles on a workload that does not change instead of
-//     following the noise of the samples;
+//   - the default capacity of new Buffers: the class of the median length,
+//     so that half the Buffers never grow and the other half grow from the
+//     size-class caches below. It moves only when three calibrations in a
+//     row ask for a move the same way, and never by a single class (a
+//     quarter more or less room, about what the median moves with the noise
+//     of the samples), so that it settles on a workload that does not
+//     change. A Buffer whose home array is more than a class above the
+//     default is dropped at Put, so the Buffers follow the default down;
 //   - which classes of larger arrays are kept: every class up to the top of
 //     the lengths, the largest class at or above which lengths still make
 //     0.01% of the Puts (0.0025% for a class already kept), within MaxCap.
@@ -81,7 +83,7 @@
 // counter. Each processor (P) has a slot for one Buffer in front of a
 // sync.Pool: Get takes the Buffer in its P's slot, or one from the sync.Pool;
 // Put is a few loads of rarely written words, a store into the slot (what
-// was there moves to the sync.Pool) and, one time in 16, striped adds to the
+// was there moves to the sync.Pool) and, one time in 64, striped adds to the
 // sampler. A slot costs a pin and two plain memory accesses, less than a
 // sync.Pool operation, which makes the pool cheaper than a bare sync.Pool
 // of *bytes.Buffer. Under the race detector, and TinyGo, there are no slots.

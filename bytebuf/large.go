@@ -17,9 +17,9 @@ import (
 // copy costs more.
 
 // getLarge returns an empty array for a Buffer of capacity cur and length n
-// that needs
-// room for need bytes, need <= MaxCap: an array kept in the slots when one of
-// the right class is there, a new one otherwise.
+// that needs room for need bytes, need <= MaxCap: an array kept in the slots
+// (or the victim table) when one of the right class is there, a new one
+// otherwise.
 func (p *Pool) getLarge(need, cur, n int) []byte {
 	st := p.state()
 	i := sizeclass.Class(need)
@@ -47,28 +47,37 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 		t = max(t, sizeclass.Class(min(c, p.maxCapBytes())))
 	}
 	t = max(t, i)
-	size := sizeclass.Size(t)
 	if t < nClasses {
-		slots := &st.slots[t]
-		for k := range slots {
-			if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
-				p.largeBytes.Add(-int64(size))
-				if debug.Enabled {
-					debug.CheckBytes(p, unsafe.Slice(ptr, size))
-				}
-				return unsafe.Slice(ptr, size)[:0]
-			}
-		}
-		if st.victims.Load() > 0 {
-			if ptr := p.takeVictim(st, t); ptr != nil {
-				if debug.Enabled {
-					debug.CheckBytes(p, unsafe.Slice(ptr, size))
-				}
-				return unsafe.Slice(ptr, size)[:0]
-			}
+		if b := p.takeLarge(st, t); b != nil {
+			return b
 		}
 	}
-	return make([]byte, 0, size)
+	return make([]byte, 0, sizeclass.Size(t))
+}
+
+// takeLarge takes an array of class i from the slots, or from the victim
+// table, and returns it empty; nil if there is none.
+func (p *Pool) takeLarge(st *state, i int) []byte {
+	size := sizeclass.Size(i)
+	slots := &st.slots[i]
+	for k := range slots {
+		if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
+			p.largeBytes.Add(-int64(size))
+			if debug.Enabled {
+				debug.CheckBytes(p, unsafe.Slice(ptr, size))
+			}
+			return unsafe.Slice(ptr, size)[:0]
+		}
+	}
+	if st.victims.Load() > 0 {
+		if ptr := p.takeVictim(st, i); ptr != nil {
+			if debug.Enabled {
+				debug.CheckBytes(p, unsafe.Slice(ptr, size))
+			}
+			return unsafe.Slice(ptr, size)[:0]
+		}
+	}
+	return nil
 }
 
 // The larger arrays follow sync.Pool's rule, a victim cache: each sweep

@@ -36,7 +36,7 @@ const (
 	initialKeep = 64 << 10
 	// sampleEvery is how many Puts of one Buffer make one sample of the
 	// lengths written.
-	sampleEvery = 16
+	sampleEvery = 64
 )
 
 // ErrConfig is wrapped by the errors NewPool returns for a Config that makes
@@ -78,7 +78,7 @@ type Pool struct {
 	// def is the class of the capacity of new Buffers, plus one; 0 before
 	// the first calibration.
 	def atomic.Int32
-	// homeMax is the largest home array Put keeps: twice the default
+	// homeMax is the largest home array Put keeps: one class above the default
 	// capacity once calibrated, 0 (no limit but MaxCap) before.
 	homeMax atomic.Int64
 	// limit is the largest capacity the fast path of Put keeps: homeMax
@@ -331,8 +331,8 @@ func (p *Pool) grow(b *Buffer, need int) {
 // Stats is a snapshot of a Pool's counters and calibration.
 //
 // News, Drops and Calibrations are exact. Gets and Puts are added to the
-// pool's counters by each Buffer every 16 Puts, so they lag the true counts
-// by up to 15 Gets and Puts per Buffer, including Buffers the garbage
+// pool's counters by each Buffer every 64 Puts, so they lag the true counts
+// by up to 63 Gets and Puts per Buffer, including Buffers the garbage
 // collector has since freed: read them as lower bounds. RetainedBytes is an
 // estimate, described in the package documentation.
 type Stats struct {

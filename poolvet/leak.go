@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -52,7 +53,7 @@ func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
 			for _, r := range rels {
 				if r.root == rep {
 					blk := r.instr.Block()
-					kills[blk] = append(kills[blk], indexOf(blk, r.instr))
+					kills[blk] = append(kills[blk], slices.Index(blk.Instrs, ssa.Instruction(r.instr)))
 				}
 			}
 			reg := after(call, kills)
@@ -75,15 +76,6 @@ func posOr(p, q token.Pos) token.Pos {
 		return p
 	}
 	return q
-}
-
-func indexOf(b *ssa.BasicBlock, in ssa.Instruction) int {
-	for i, x := range b.Instrs {
-		if x == in {
-			return i
-		}
-	}
-	return -1
 }
 
 // escapesFunc reports whether a value of class rep, or memory of it, may

@@ -53,8 +53,10 @@ func newValues(fns []*ssa.Function) *values {
 					vs.addAlloc(x)
 				case *ssa.Store:
 					if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
-						if c, ok := x.Val.(*ssa.Const); ok && c.IsNil() || ok && isZeroConst(c) {
-							vs.cleared[fieldOf(fa)] = true
+						if c, ok := x.Val.(*ssa.Const); ok && (c.IsNil() || isZeroConst(c)) {
+							if f := fieldOf(fa); f != nil {
+								vs.cleared[f] = true
+							}
 						}
 					}
 				}
@@ -104,7 +106,11 @@ func newValues(fns []*ssa.Function) *values {
 				if derived {
 					continue
 				}
-				k := fieldKey{fn, base, fieldOf(fa)}
+				f := fieldOf(fa)
+				if f == nil {
+					continue
+				}
+				k := fieldKey{fn, base, f}
 				if f, ok := first[k]; ok {
 					vs.union(l, f)
 				} else {
@@ -324,7 +330,7 @@ func (vs *values) detached(addr ssa.Value) bool {
 		if !ok {
 			return false
 		}
-		if vs.cleared[fieldOf(fa)] {
+		if f := fieldOf(fa); f != nil && vs.cleared[f] {
 			return true
 		}
 		addr = fa.X
@@ -332,9 +338,18 @@ func (vs *values) detached(addr ssa.Value) bool {
 	return false
 }
 
+// fieldOf returns the field fa addresses, or nil when its type is not a
+// plain pointer to a struct (a type parameter's core type).
 func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	p := fa.X.Type().Underlying().(*types.Pointer)
-	return p.Elem().Underlying().(*types.Struct).Field(fa.Field)
+	p, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := p.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field)
 }
 
 func isZeroConst(c *ssa.Const) bool {

@@ -38,21 +38,23 @@ var codecPackages = []string{
 
 // releases maps "package path.Type.Method" to the rule of a method that
 // releases a pooled value. Generic types are matched by their origin.
-var releases = map[string]rule{
-	"sync.Pool.Put":                    {1, put},
-	module + ".Pool.Put":               {1, put},
-	module + ".Slices.Put":             {1, put},
-	module + "/bytebuf.Pool.Put":       {1, put},
-	module + "/jsonpool.Values.Put":    {1, put},
-	module + "/bufiopool.Reader.Close": {0, closeHandle},
-	module + "/bufiopool.Writer.Close": {0, closeHandle},
-}
+var releases = releaseRules()
 
-func init() {
-	for _, p := range codecPackages {
-		releases[p+".Writer.Close"] = rule{0, closeHandle}
-		releases[p+".Reader.Close"] = rule{0, closeHandle}
+func releaseRules() map[string]rule {
+	m := map[string]rule{
+		"sync.Pool.Put":                    {1, put},
+		module + ".Pool.Put":               {1, put},
+		module + ".Slices.Put":             {1, put},
+		module + "/bytebuf.Pool.Put":       {1, put},
+		module + "/jsonpool.Values.Put":    {1, put},
+		module + "/bufiopool.Reader.Close": {0, closeHandle},
+		module + "/bufiopool.Writer.Close": {0, closeHandle},
 	}
+	for _, p := range codecPackages {
+		m[p+".Writer.Close"] = rule{0, closeHandle}
+		m[p+".Reader.Close"] = rule{0, closeHandle}
+	}
+	return m
 }
 
 // aliasMethods are methods whose result shares memory with the receiver
@@ -86,7 +88,7 @@ func methodKey(f *types.Func) string {
 	return obj.Pkg().Path() + "." + obj.Name() + "." + f.Name()
 }
 
-// isSyncPoolMethod reports whether f is the method name of sync.Pool.
+// isSyncPoolMethod reports whether f is sync.Pool's method name.
 func isSyncPoolMethod(f *types.Func, name string) bool {
 	return methodKey(f) == "sync.Pool."+name
 }

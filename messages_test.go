@@ -14,7 +14,7 @@ import (
 )
 
 // TestMessageFormat scans the library's non-test source (the module less its
-// tools, cmd/ and internal/release) for the messages of panics and errors,
+// commands, cmd/ and tools/) for the messages of panics and errors,
 // and checks their form:
 //
 //   - a panic names its package and what was called wrongly: "pkg:
@@ -91,9 +91,10 @@ func TestMessageFormat(t *testing.T) {
 	}
 }
 
-// messagesTools are the directories of tools, whose messages are for a
-// person at a terminal, not for a program's error handling.
-var messagesTools = map[string]bool{"cmd": true, "internal/release": true}
+// messagesTools are the directories of commands (cmd/, and tools/ with the
+// development programs), whose messages are for a person at a terminal, not
+// for a program's error handling.
+var messagesTools = map[string]bool{"cmd": true, "tools": true}
 
 // messagesPending lists files whose messages are not yet in form, with the
 // area that owns them; the test fails once a listed file is clean, so the

@@ -1,3 +1,3 @@
 package flatepool
 
-//go:generate go run ../internal/codecgen flatepool
+//go:generate go run ../tools/codecgen flatepool

@@ -1,3 +1,3 @@
 package gzpool
 
-//go:generate go run ../internal/codecgen gzpool
+//go:generate go run ../tools/codecgen gzpool

@@ -1,3 +1,3 @@
 package kgzip
 
-//go:generate go run github.com/reuse-go/reuse/internal/codecgen kgzip
+//go:generate go run github.com/reuse-go/reuse/tools/codecgen kgzip

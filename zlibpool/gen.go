@@ -1,3 +1,3 @@
 package zlibpool
 
-//go:generate go run ../internal/codecgen zlibpool
+//go:generate go run ../tools/codecgen zlibpool

@@ -4,7 +4,7 @@
 // and their documentation. Run it through go generate in the package's
 // directory:
 //
-//	//go:generate go run ../internal/codecgen gzpool
+//	//go:generate go run ../tools/codecgen gzpool
 //
 // Lines of the template that start with "//> " are doc-comment paragraphs,
 // wrapped here at 78 columns.

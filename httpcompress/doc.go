@@ -60,9 +60,11 @@
 //	                         EnableFullDuplex)                             so rc.Flush loses write errors
 //	io.ReaderFrom            yes: sendfile when not compressing, a pooled  no: io.Copy allocates 32 KiB per call
 //	                         32 KiB buffer when compressing                unless the source has WriteTo
-//	per-response writer      allocated per request and never reused, so a  pooled and reused: a leaked
-//	                         leaked ResponseWriter gets an error and       ResponseWriter writes into a later
-//	                         reaches nothing                               response
+//	per-response writer      an 8-byte handle per request over a pooled    pooled and reused: a leaked
+//	                         state; the handle is cut from the state when  ResponseWriter writes into a later
+//	                         the handler returns, so a leaked              response
+//	                         ResponseWriter gets an error and reaches
+//	                         nothing
 //	handler panic            the compressor is given back without ending   the stream is ended, so a recovering
 //	                         its stream: the client sees a truncated       middleware sends a valid-looking
 //	                         response, never a complete-looking one        truncated body
@@ -84,10 +86,14 @@
 // A compressor comes from a pool when a response starts compressing and goes
 // back exactly once, when the handler returns (or panics, or hijacks the
 // connection); the prefix buffer likewise. Both are reachable only from the
-// ResponseWriter that the handler was given, which is made for one request:
-// after the handler returns its methods return an error and reach nothing,
-// so a handler that leaks it to a goroutine cannot write into another
-// response. A pooled compressor writes only to a sink of its own that is
+// response's state, which is pooled too, and the state only from the
+// ResponseWriter the handler was given: a handle made for one request and
+// cut from the state when the handler returns. After that its methods
+// return an error and reach nothing, so a handler that leaks it to a
+// goroutine cannot write into another response. The header values the
+// package sets (Vary, Content-Encoding) are backed by arrays in the state
+// that are written once, when the state is made; a state whose arrays a
+// handler overwrote in place is dropped instead of reused. A pooled compressor writes only to a sink of its own that is
 // cleared when it is given back, so it keeps no ResponseWriter alive.
 //
 // # Concurrency

@@ -57,11 +57,12 @@ const sniffLen = 512
 
 // engine is what the handlers made by one New share.
 type engine struct {
-	c     Config
-	names [maxEncodings]string
-	seed  maphash.Seed // keys Jitter's hash
-	need  int          // the longest prefix a response buffers
-	bufs  reuse.Pool[*[]byte]
+	c      Config
+	names  [maxEncodings]string
+	seed   maphash.Seed // keys Jitter's hash
+	need   int          // the longest prefix a response buffers
+	bufs   reuse.Pool[*[]byte]
+	states reuse.Pool[*rwState]
 }
 
 type handler struct {
@@ -92,18 +93,20 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	rw := &responseWriter{rw: w, e: e, body: body}
+	s := e.newState()
+	s.rw, s.body = w, body
 	if enc < 0 {
-		rw.state = statePlain // only here to answer 413 for a request bomb
+		s.state = statePlain // only here to answer 413 for a request bomb
 	} else {
-		rw.enc = uint8(enc)
-		rw.anySize = identityRefused
-		rw.out.dst = w
-		rw.addVary()
+		s.enc = uint8(enc)
+		s.anySize = identityRefused
+		s.out.dst = w
+		s.addVary()
 	}
-	defer rw.cleanup()
+	rw := &responseWriter{s: s}
+	defer rw.release()
 	h.next.ServeHTTP(rw, r)
-	rw.finish()
+	s.finish()
 }
 
 // hasToken reports whether the comma-separated field values hold token, or

@@ -121,9 +121,9 @@ func (d discard) Header() http.Header         { return d.h }
 func (d discard) Write(p []byte) (int, error) { return len(p), nil }
 func (d discard) WriteHeader(int)             {}
 
-// TestAllocs: a compressed response costs one allocation, the per-request
-// ResponseWriter; a response to a client that accepts no compression costs
-// one, the Vary value.
+// TestAllocs: a compressed response costs one allocation, the 8-byte
+// per-request handle; a response to a client that accepts no compression
+// costs one, the Vary value.
 func TestAllocs(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector allocates")
@@ -146,5 +146,52 @@ func TestAllocs(t *testing.T) {
 		if n != 1 {
 			t.Errorf("Accept-Encoding %s: %v allocations per response, want 1", ae, n)
 		}
+	}
+}
+
+// TestStateReuse: the per-response state is pooled behind a per-request
+// handle. A handle leaked from one response cannot write into the next
+// (which, with collections off and one goroutine, reuses the same state),
+// and a handler that overwrites a header value in place does not change
+// the next response's headers.
+func TestStateReuse(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var leaked http.ResponseWriter
+	var lateErr error
+	h := httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/leak":
+			leaked = w
+			w.Write(text(2000))
+		case "/mutate":
+			w.Write(text(2000))
+			w.Header()["Vary"][0] = "Cookie"
+			w.Header()["Content-Encoding"][0] = "br"
+		default:
+			_, lateErr = leaked.Write([]byte("LEAKED"))
+			leaked.WriteHeader(500)
+			leaked.Header().Set("X-Leaked", "1")
+			w.Write(text(2000))
+		}
+	}))
+	get := func(path string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	get("/leak")
+	rec := get("/next")
+	if lateErr == nil {
+		t.Errorf("write through a leaked handle succeeded")
+	}
+	if rec.Code != 200 || rec.Header().Get("X-Leaked") != "" || !bytes.Equal(gunzip(t, rec.Body.Bytes()), text(2000)) {
+		t.Errorf("next response touched by the leaked handle: %d %v", rec.Code, rec.Header())
+	}
+	get("/mutate")
+	rec = get("/next")
+	if rec.Header().Get("Vary") != "Accept-Encoding" || rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Errorf("after an in-place header write: Vary %q, Content-Encoding %q", rec.Header().Get("Vary"), rec.Header().Get("Content-Encoding"))
 	}
 }

@@ -32,18 +32,17 @@ var errFinished = errors.New("httpcompress: ResponseWriter used after the handle
 var errFailed = errors.New("httpcompress: the compressor could not start")
 
 // minSize is the smallest body compressed for this request.
-func (w *responseWriter) minSize() int {
+func (w *rwState) minSize() int {
 	if w.anySize {
 		return 0
 	}
 	return w.e.c.MinSize
 }
 
-// responseWriter is the http.ResponseWriter the wrapped handler sees. It is
-// made for one request and never reused, so a reference the handler leaks
-// reaches nothing once the handler has returned: the compressor and the
-// prefix buffer, which are pooled, are only reachable from it until then.
-type responseWriter struct {
+// rwState is the state of one response, behind the responseWriter handle
+// the handler sees. It is pooled per engine; only the handle of the
+// response using it points to it.
+type rwState struct {
 	rw      http.ResponseWriter
 	e       *engine
 	c       Compressor // the pooled compressor, while compressing
@@ -56,17 +55,19 @@ type responseWriter struct {
 	wrote   bool  // something reached rw
 	anySize bool  // the client refused identity: no minimum size
 	// Backing arrays for the header values this package sets, so that
-	// setting them does not allocate.
-	vary, ce [1]string
+	// setting them does not allocate. They are written when the state is
+	// made and only read afterwards: a header map of an earlier response
+	// may still point to them.
+	vary [1]string
+	ce   [maxEncodings][1]string
 }
 
 // addVary adds Accept-Encoding to Vary unless it is there already.
-func (w *responseWriter) addVary() {
+func (w *rwState) addVary() {
 	hdr := w.rw.Header()
 	v := hdr["Vary"]
 	switch {
 	case len(v) == 0:
-		w.vary[0] = "Accept-Encoding"
 		hdr["Vary"] = w.vary[:1:1]
 	case !hasToken(v, "Accept-Encoding"):
 		hdr["Vary"] = append(v, "Accept-Encoding")
@@ -74,11 +75,11 @@ func (w *responseWriter) addVary() {
 }
 
 // Header returns the underlying writer's header map.
-func (w *responseWriter) Header() http.Header { return w.rw.Header() }
+func (w *rwState) Header() http.Header { return w.rw.Header() }
 
 // WriteHeader forwards informational (1xx) statuses at once and keeps any
 // other until the response is decided.
-func (w *responseWriter) WriteHeader(code int) {
+func (w *rwState) WriteHeader(code int) {
 	if w.state == stateUndecided && code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		w.rw.WriteHeader(code)
 		return
@@ -110,7 +111,7 @@ func bodyAllowed(code int) bool {
 // plan looks at the headers and the Content-Length the handler set. It
 // reports plain when they alone rule compression out, and otherwise how
 // many bytes of the body to buffer before deciding.
-func (w *responseWriter) plan() (plain bool, need int) {
+func (w *rwState) plan() (plain bool, need int) {
 	hdr := w.rw.Header()
 	if (w.status != 0 && (!bodyAllowed(w.status) || w.status == http.StatusPartialContent)) ||
 		len(hdr["Content-Encoding"]) > 0 || len(hdr["Content-Range"]) > 0 {
@@ -141,7 +142,7 @@ func (w *responseWriter) plan() (plain bool, need int) {
 
 // Write buffers the start of the body until the response can be decided,
 // then compresses it or passes it through.
-func (w *responseWriter) Write(p []byte) (int, error) {
+func (w *rwState) Write(p []byte) (int, error) {
 	switch w.state {
 	case stateCompress:
 		return w.c.Write(p)
@@ -184,14 +185,14 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 }
 
 // hold appends p to the prefix buffer.
-func (w *responseWriter) hold(p []byte) {
+func (w *rwState) hold(p []byte) {
 	if w.buf == nil {
 		w.buf = w.e.bufs.Get()
 	}
 	*w.buf = append(*w.buf, p...)
 }
 
-func (w *responseWriter) stateErr() error {
+func (w *rwState) stateErr() error {
 	switch w.state {
 	case stateFailed:
 		return errFailed
@@ -205,7 +206,7 @@ func (w *responseWriter) stateErr() error {
 // of the body (the whole body when final), and sends the headers. It is
 // called once plan has not ruled compression out; force (a Flush) ignores
 // the minimum size.
-func (w *responseWriter) decide(prefix []byte, final, force bool) error {
+func (w *rwState) decide(prefix []byte, final, force bool) error {
 	hdr := w.rw.Header()
 	ct, hasCT := hdr["Content-Type"]
 	if !hasCT && len(prefix) > 0 && bodyAllowed(w.statusOr200()) {
@@ -228,7 +229,7 @@ func (w *responseWriter) decide(prefix []byte, final, force bool) error {
 	return w.startCompress(prefix)
 }
 
-func (w *responseWriter) statusOr200() int {
+func (w *rwState) statusOr200() int {
 	if w.status == 0 {
 		return http.StatusOK
 	}
@@ -236,7 +237,7 @@ func (w *responseWriter) statusOr200() int {
 }
 
 // startPlain sends the status and the buffered prefix as they are.
-func (w *responseWriter) startPlain() error {
+func (w *rwState) startPlain() error {
 	w.state = statePlain
 	w.wrote = true
 	if w.status != 0 {
@@ -255,7 +256,7 @@ func (w *responseWriter) startPlain() error {
 
 // startCompress rewrites the headers for the compressed response, sends
 // them, and starts the compressor, writing the buffered prefix to it.
-func (w *responseWriter) startCompress(prefix []byte) error {
+func (w *rwState) startCompress(prefix []byte) error {
 	enc := &w.e.c.Encodings[w.enc]
 	hdr := w.rw.Header()
 	delete(hdr, "Content-Length")
@@ -265,8 +266,7 @@ func (w *responseWriter) startCompress(prefix []byte) error {
 	if tags := hdr["Etag"]; len(tags) > 0 {
 		w.rewriteETag(hdr, tags[0], enc.Name)
 	}
-	w.ce[0] = enc.Name
-	hdr["Content-Encoding"] = w.ce[:1:1]
+	hdr["Content-Encoding"] = w.ce[w.enc][:1:1]
 	w.addVary()
 	w.wrote = true
 	if w.status != 0 {
@@ -295,7 +295,7 @@ func (w *responseWriter) startCompress(prefix []byte) error {
 }
 
 // rewriteETag applies the ETag mode to a compressed response's tag.
-func (w *responseWriter) rewriteETag(hdr http.Header, tag, coding string) {
+func (w *rwState) rewriteETag(hdr http.Header, tag, coding string) {
 	switch w.e.c.ETag {
 	case ETagWeaken:
 		if !strings.HasPrefix(tag, "W/") {
@@ -312,7 +312,7 @@ func (w *responseWriter) rewriteETag(hdr http.Header, tag, coding string) {
 	}
 }
 
-func (w *responseWriter) releaseBuf() {
+func (w *rwState) releaseBuf() {
 	if w.buf != nil {
 		*w.buf = (*w.buf)[:0]
 		w.e.bufs.Put(w.buf)
@@ -321,7 +321,7 @@ func (w *responseWriter) releaseBuf() {
 }
 
 // finish ends the response after the handler returned normally.
-func (w *responseWriter) finish() {
+func (w *rwState) finish() {
 	switch w.state {
 	case stateUndecided:
 		if w.body != nil && w.body.tooLarge && w.status == 0 && (w.buf == nil || len(*w.buf) == 0) {
@@ -362,7 +362,7 @@ func (w *responseWriter) finish() {
 // nothing; after a panic (or runtime.Goexit) it gives the compressor back
 // without ending its stream, so the client sees a truncated response, never
 // a complete-looking one, and lets the panic go on.
-func (w *responseWriter) cleanup() {
+func (w *rwState) cleanup() {
 	if w.state == stateDone {
 		return
 	}
@@ -381,10 +381,10 @@ func (w *responseWriter) cleanup() {
 // Flush sends what was written so far to the client, deciding the
 // response first if need be: a handler that flushes is streaming, so the
 // minimum size no longer applies.
-func (w *responseWriter) Flush() { w.FlushError() }
+func (w *rwState) Flush() { w.FlushError() }
 
 // FlushError is Flush returning the error, for http.ResponseController.
-func (w *responseWriter) FlushError() error {
+func (w *rwState) FlushError() error {
 	switch w.state {
 	case stateUndecided:
 		var b []byte
@@ -415,7 +415,7 @@ func (w *responseWriter) FlushError() error {
 
 // Hijack hands the connection to the handler, dropping anything buffered
 // or compressed but not yet flushed.
-func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *rwState) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if w.state >= stateFailed {
 		return nil, nil, w.stateErr()
 	}
@@ -435,11 +435,11 @@ func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 // Unwrap returns the underlying ResponseWriter, for
 // http.ResponseController.
-func (w *responseWriter) Unwrap() http.ResponseWriter { return w.rw }
+func (w *rwState) Unwrap() http.ResponseWriter { return w.rw }
 
 // CloseNotify forwards to the underlying writer, for handlers written
 // before contexts.
-func (w *responseWriter) CloseNotify() <-chan bool {
+func (w *rwState) CloseNotify() <-chan bool {
 	if cn, ok := w.rw.(interface{ CloseNotify() <-chan bool }); ok {
 		return cn.CloseNotify()
 	}
@@ -450,7 +450,7 @@ func (w *responseWriter) CloseNotify() <-chan bool {
 // ReadFrom (sendfile for a file on a TCP connection); a compressed one reads
 // into a pooled buffer and compresses from it, so io.Copy allocates no
 // buffer of its own.
-func (w *responseWriter) ReadFrom(r io.Reader) (int64, error) {
+func (w *rwState) ReadFrom(r io.Reader) (int64, error) {
 	var total int64
 	for w.state == stateUndecided {
 		plain, need := w.plan()

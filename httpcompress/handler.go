@@ -41,7 +41,9 @@ func New(c Config) (func(http.Handler) http.Handler, error) {
 		e.need = max(e.need, c.JitterPrefix)
 	}
 	e.bufs.New = func() *[]byte {
-		b := make([]byte, 0, e.need)
+		// At most maxPrealloc up front: MinSize and JitterPrefix may be
+		// anything up to math.MaxInt, and the buffer grows as it fills.
+		b := make([]byte, 0, min(e.need, maxPrealloc))
 		return &b
 	}
 	return func(next http.Handler) http.Handler {
@@ -54,6 +56,9 @@ func New(c Config) (func(http.Handler) http.Handler, error) {
 
 // sniffLen is how much of a body http.DetectContentType looks at.
 const sniffLen = 512
+
+// maxPrealloc bounds the capacity a prefix buffer is made with.
+const maxPrealloc = 64 << 10
 
 // engine is what the handlers made by one New share.
 type engine struct {

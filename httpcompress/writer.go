@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -469,6 +470,10 @@ func (w *rwState) ReadFrom(r io.Reader) (int64, error) {
 				return total, err
 			}
 			break
+		}
+		if len(b) == cap(b) {
+			// Made smaller than need (see maxPrealloc): grow toward it.
+			b = slices.Grow(b, min(need-len(b), max(cap(b), sniffLen)))
 		}
 		n, err := r.Read(b[len(b):min(need, cap(b))])
 		*w.buf = b[:len(b)+n]

@@ -79,6 +79,10 @@ type state struct {
 	// victim holds, by class and weakly, the arrays that were in the slots
 	// at the last sweep (see age in large.go).
 	victim [nClasses][slotsPerClass]weak.Pointer[byte]
+
+	_ [128]byte // bytes is written on large-array traffic: keep it off the lines above
+	// bytes is the capacity of the arrays in slots and victim.
+	bytes atomic.Int64
 }
 
 // cell is one stripe of the sampler, padded so that cells do not share

@@ -119,7 +119,9 @@
 //     freed stay counted until the next collection: the count errs high).
 //     When a collection interval passes in which the pool handed out no
 //     Buffer from its per-P slots (the pool is idle), the arrays are
-//     dropped at once.
+//     dropped at once, and so is the state that holds them with the
+//     sampler (about 20 KiB): an idle pool keeps only its counters and its
+//     default capacity, and its next use starts the sampler anew.
 //   - The home arrays of the Buffers live in a sync.Pool, which the garbage
 //     collector empties over two cycles without telling anyone, and in the
 //     per-P Buffer slots (one Buffer each), which follow the same rule (see

@@ -62,7 +62,7 @@ func (p *Pool) takeLarge(st *state, i int) []byte {
 	slots := &st.slots[i]
 	for k := range slots {
 		if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
-			p.largeBytes.Add(-int64(size))
+			st.bytes.Add(-int64(size))
 			if debug.Enabled {
 				debug.CheckBytes(p, unsafe.Slice(ptr, size))
 			}
@@ -87,12 +87,12 @@ func (p *Pool) takeLarge(st *state, i int) []byte {
 // nothing. So an array nobody takes is freed by the second collection after
 // it was last put back, as in a sync.Pool, while a pool in use loses only
 // the arrays it did not need between two collections. The bytes of a
-// victim stay counted in largeBytes until it is taken or dropped, even if
+// victim stay counted in st.bytes until it is taken or dropped, even if
 // the collector freed it before: the count errs high, and the budget check
 // with it.
 
 // takeVictim takes an array of class i from the victim table, nil if there
-// is none still alive. It leaves largeBytes without the bytes of the
+// is none still alive. It leaves st.bytes without the bytes of the
 // entries it takes or finds freed.
 func (p *Pool) takeVictim(st *state, i int) *byte {
 	size := int64(sizeclass.Size(i))
@@ -106,7 +106,7 @@ func (p *Pool) takeVictim(st *state, i int) *byte {
 		ptr := w.Value()
 		*w = weak.Pointer[byte]{}
 		st.victims.Add(-1)
-		p.largeBytes.Add(-size)
+		st.bytes.Add(-size)
 		if ptr != nil {
 			return ptr
 		}
@@ -127,14 +127,14 @@ func (p *Pool) age(st *state, idle bool) {
 			w := &st.victim[i][k]
 			if *w != (weak.Pointer[byte]{}) {
 				*w = weak.Pointer[byte]{}
-				p.largeBytes.Add(-size)
+				st.bytes.Add(-size)
 			}
 			if st.slots[i][k].Load() == nil {
 				continue
 			}
 			if ptr := st.slots[i][k].Swap(nil); ptr != nil {
 				if idle {
-					p.largeBytes.Add(-size)
+					st.bytes.Add(-size)
 				} else {
 					*w = weak.Make(ptr)
 					n++
@@ -165,8 +165,8 @@ func (p *Pool) putLarge(buf []byte) {
 	}
 	// Reserve the bytes first, so that concurrent Puts cannot together
 	// exceed the budget.
-	if p.largeBytes.Add(int64(size))+p.homeBytes.Load() > p.budgetBytes() {
-		p.largeBytes.Add(-int64(size))
+	if st.bytes.Add(int64(size))+p.homeBytes.Load() > p.budgetBytes() {
+		st.bytes.Add(-int64(size))
 		p.drops.Add(1)
 		return
 	}
@@ -177,7 +177,7 @@ func (p *Pool) putLarge(buf []byte) {
 			return
 		}
 	}
-	p.largeBytes.Add(-int64(size))
+	st.bytes.Add(-int64(size))
 	p.drops.Add(1)
 }
 
@@ -188,7 +188,7 @@ func (p *Pool) evict(st *state, i int) {
 	slots := &st.slots[i]
 	for k := range slots {
 		if slots[k].Load() != nil && slots[k].Swap(nil) != nil {
-			p.largeBytes.Add(-size)
+			st.bytes.Add(-size)
 		}
 	}
 }

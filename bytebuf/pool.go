@@ -93,12 +93,22 @@ type Pool struct {
 	// first need.
 	st atomic.Pointer[state]
 
-	_ [128]byte // written on large-array traffic: keep off the lines above
+	_ [128]byte // written on drops and new Buffers: keep off the lines above
 
-	// largeBytes is the capacity of the arrays in st.slots.
-	largeBytes atomic.Int64
-	news       atomic.Uint64
-	drops      atomic.Uint64
+	news  atomic.Uint64
+	drops atomic.Uint64
+	// gets, puts and calibrations hold the counts of the states the pool
+	// released when idle (see swept).
+	gets, puts, calibrations atomic.Uint64
+}
+
+// large returns the capacity of the larger arrays the pool keeps for growth
+// (st.bytes).
+func (p *Pool) large() int64 {
+	if st := p.st.Load(); st != nil {
+		return st.bytes.Load()
+	}
+	return 0
 }
 
 // account is what the cleanup of a Buffer needs: how many bytes its home
@@ -282,7 +292,7 @@ func (p *Pool) refreshLimit() {
 	if l == 0 {
 		l = int64(p.maxCapBytes())
 	}
-	if p.homeBytes.Load()+p.largeBytes.Load() > p.budgetBytes() {
+	if p.homeBytes.Load()+p.large() > p.budgetBytes() {
 		l = -1
 	}
 	if p.limit.Load() != l {
@@ -368,7 +378,10 @@ func (p *Pool) Stats() Stats {
 		Drops:         p.drops.Load(),
 		DefaultCap:    p.defaultCap(),
 		KeepCap:       min(initialKeep, p.maxCapBytes()),
-		RetainedBytes: p.homeBytes.Load() + p.largeBytes.Load(),
+		RetainedBytes: p.homeBytes.Load() + p.large(),
+		Gets:          p.gets.Load(),
+		Puts:          p.puts.Load(),
+		Calibrations:  p.calibrations.Load(),
 	}
 	if st := p.st.Load(); st != nil {
 		for i := range st.cells {
@@ -376,8 +389,8 @@ func (p *Pool) Stats() Stats {
 			s.Gets += c.gets.Load()
 			s.Puts += c.puts.Load()
 		}
-		s.Calibrations = st.calibrations.Load()
-		if s.Calibrations > 0 {
+		s.Calibrations += st.calibrations.Load()
+		if st.calibrations.Load() > 0 {
 			s.KeepCap = int(st.keepCap.Load())
 		}
 	}
@@ -386,11 +399,23 @@ func (p *Pool) Stats() Stats {
 
 // swept is called after each sweep of the slots (see internal/perp), so
 // after every collection: it ages the larger arrays the pool keeps for
-// growth (see age), and when nothing was taken from the slots since the
-// previous sweep, the pool is idle and lets the collector have all of them.
+// growth (see age). When nothing was taken from the slots since the
+// previous sweep, the pool is idle: it lets the collector have all of them,
+// and the state that holds them and the sampler (about 20 KiB), keeping
+// only its counts and its default capacity; its next use makes a new state.
+// A sample or an array put back into the old state meanwhile is lost to the
+// collector, with its count: the bytes kept are counted per state.
 func (p *Pool) swept(idle bool) {
 	if st := p.st.Load(); st != nil {
 		p.age(st, idle)
+		if idle && p.st.CompareAndSwap(st, nil) {
+			for i := range st.cells {
+				c := &st.cells[i]
+				p.gets.Add(c.gets.Load())
+				p.puts.Add(c.puts.Load())
+			}
+			p.calibrations.Add(st.calibrations.Load())
+		}
 	}
 	p.refreshLimit()
 }

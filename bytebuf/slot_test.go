@@ -1,11 +1,14 @@
 package bytebuf
 
 import (
+	"bytes"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"testing"
 	"weak"
 
+	idebug "github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/perp"
 )
 
@@ -103,11 +106,11 @@ func TestIdleReleasesLarge(t *testing.T) {
 			p.Put(b)
 		}
 	}
-	if p.largeBytes.Load() == 0 {
+	if p.large() == 0 {
 		t.Fatal("the burst left no large array in the pool; the test's premise is wrong")
 	}
 	perp.Collect(3) // the burst's last interval, then two idle ones
-	if n := p.largeBytes.Load(); n != 0 {
+	if n := p.large(); n != 0 {
 		t.Errorf("after the pool went idle and two collections: %d bytes of large arrays kept, want 0", n)
 	}
 	if r := p.Stats().RetainedBytes; r > 64<<10 {
@@ -168,7 +171,62 @@ func TestLargeFreedBySecondCollection(t *testing.T) {
 		t.Errorf("a large array put back before two collections is still alive after the second")
 	}
 	perp.Collect(1)
-	if n := p.largeBytes.Load(); n != 0 {
+	if n := p.large(); n != 0 {
 		t.Errorf("after the sweep of the second collection: %d bytes of large arrays counted, want 0", n)
 	}
+}
+
+// TestManyIdleGrownPools: pools used once, with a Buffer that grew, then left
+// idle (one per template or connection) keep no more than about what as
+// many sync.Pools of *bytes.Buffer keep, once idle for two collections: the
+// state of the sampler and of the larger arrays (about 20 KiB) is released
+// with them. It used to stay for the life of the pool.
+func TestManyIdleGrownPools(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	if idebug.Enabled {
+		t.Skip("the debug build keeps a record of every object handed out")
+	}
+	const n = 500
+	payload := make([]byte, 30<<10)
+	heapAfter := func(use func(i int)) int64 {
+		perp.Collect(2)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := range n {
+			use(i)
+		}
+		perp.Collect(3) // the last interval of use, then two idle ones
+		runtime.ReadMemStats(&after)
+		return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	}
+	syncPools := make([]sync.Pool, n)
+	base := heapAfter(func(i int) {
+		b, _ := syncPools[i].Get().(*bytes.Buffer)
+		if b == nil {
+			b = new(bytes.Buffer)
+		}
+		b.Write(payload)
+		b.Reset()
+		syncPools[i].Put(b)
+	})
+	pools := make([]Pool, n)
+	got := heapAfter(func(i int) {
+		b := pools[i].Get()
+		b.Write(payload)
+		pools[i].Put(b)
+	})
+	per := float64(got-base) / n
+	t.Logf("%.0f B per idle pool more than a sync.Pool of *bytes.Buffer (those: %d B in all)", per, base)
+	if per > 1<<10 {
+		t.Errorf("a pool used once and idle for two collections keeps %.0f B more than a sync.Pool; want <= 1 KiB", per)
+	}
+	for i := range pools {
+		if pools[i].st.Load() != nil {
+			t.Fatalf("pool %d still holds its state after two idle collections", i)
+		}
+	}
+	runtime.KeepAlive(syncPools)
+	runtime.KeepAlive(pools)
 }

@@ -12,28 +12,13 @@
 package main
 
 import (
-	"os"
-	"strings"
-
 	"github.com/reuse-go/reuse/poolvet"
 	"golang.org/x/tools/go/analysis/singlechecker"
-	"golang.org/x/tools/go/analysis/unitchecker"
 )
 
+// main serves both uses: singlechecker answers go vet's -V=full and -flags
+// queries and hands a single .cfg argument (go vet's per-package config) to
+// unitchecker, and loads packages itself otherwise.
 func main() {
-	if vetInvoked(os.Args[1:]) {
-		unitchecker.Main(poolvet.Analyzer)
-	}
 	singlechecker.Main(poolvet.Analyzer)
-}
-
-// vetInvoked reports whether go vet runs us: it asks for the version and
-// flags (-V=full, -flags) and then passes one JSON config file per package.
-func vetInvoked(args []string) bool {
-	for _, a := range args {
-		if a == "-V=full" || a == "-flags" || strings.HasSuffix(a, ".cfg") {
-			return true
-		}
-	}
-	return false
 }

@@ -14,46 +14,20 @@ import (
 // while the major version is 0 (semver's "anything may change"), where it is
 // reported and allowed.
 func (r *release) apiCheck(tmp, stageDir string) error {
-	base := r.base
-	if base == "none" {
-		r.log("api   skipped (-base none)")
-		return nil
-	}
-	if base == "" {
-		out, err := run(r.root, nil, "git", "tag", "--list", "v*", "--sort=-v:refname")
-		if err != nil {
-			return err
-		}
-		for _, t := range strings.Fields(out) {
-			if semverRE.MatchString(t) && t != r.version {
-				base = t
-				break
-			}
-		}
-		if base == "" {
-			r.log("api   no earlier release tag (v*): nothing to compare the API with")
-			return nil
-		}
+	base, err := r.baseRef()
+	if base == "" || err != nil {
+		return err
 	}
 	mayBreak, why := mayBreak(base, r.version)
 
-	baseDir := filepath.Join(tmp, "base")
-	if err := os.MkdirAll(baseDir, 0o755); err != nil {
+	baseDir, err := r.checkOut(tmp, base)
+	if err != nil {
 		return err
 	}
-	tarFile := filepath.Join(tmp, "base.tar")
-	if _, err := run(r.root, nil, "git", "archive", "--format=tar", "-o", tarFile, base); err != nil {
+	apidiff, err := r.installAPIDiff(tmp)
+	if err != nil {
 		return err
 	}
-	if _, err := run(baseDir, nil, "tar", "-xf", tarFile); err != nil {
-		return err
-	}
-	bin := filepath.Join(tmp, "bin")
-	if _, err := run(r.root, []string{"GOBIN=" + bin, "GOFLAGS=", "GOWORK=off"}, "go", "install", apidiffVersion); err != nil {
-		return err
-	}
-	apidiff := filepath.Join(bin, "apidiff")
-	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod"}
 	var broken []string
 	for _, m := range r.mods {
 		oldDir := filepath.Join(baseDir, filepath.FromSlash(m.Dir))
@@ -61,20 +35,12 @@ func (r *release) apiCheck(tmp, stageDir string) error {
 			r.log("api   %s: new since %s", m.Path, base)
 			continue
 		}
-		oldData := filepath.Join(tmp, "api-old-"+strings.ReplaceAll(m.Dir, "/", "_"))
-		newData := filepath.Join(tmp, "api-new-"+strings.ReplaceAll(m.Dir, "/", "_"))
-		if _, err := run(oldDir, env, apidiff, "-m", "-w", oldData, m.Path); err != nil {
-			return err
-		}
-		if _, err := run(filepath.Join(stageDir, m.Dir), env, apidiff, "-m", "-w", newData, m.Path); err != nil {
-			return err
-		}
-		out, err := run(tmp, env, apidiff, "-m", "-incompatible", oldData, newData)
+		diff, err := incompatible(apidiff, tmp, m, oldDir, filepath.Join(stageDir, m.Dir))
 		if err != nil {
 			return err
 		}
-		if out = strings.TrimSpace(out); out != "" {
-			r.log("api   %s: incompatible with %s:\n%s", m.Path, base, indent(out))
+		if diff != "" {
+			r.log("api   %s: incompatible with %s:\n%s", m.Path, base, indent(diff))
 			broken = append(broken, m.Path)
 		} else {
 			r.log("api   %s: compatible with %s", m.Path, base)
@@ -87,6 +53,75 @@ func (r *release) apiCheck(tmp, stageDir string) error {
 		r.log("api   incompatible changes allowed: %s", why)
 	}
 	return nil
+}
+
+// baseRef returns the git ref to compare the API with: r.base, or the newest
+// release tag other than the version being released. It returns "" (and
+// says why) when there is nothing to compare with.
+func (r *release) baseRef() (string, error) {
+	switch r.base {
+	case "none":
+		r.log("api   skipped (-base none)")
+		return "", nil
+	case "":
+	default:
+		return r.base, nil
+	}
+	out, err := run(r.root, nil, "git", "tag", "--list", "v*", "--sort=-v:refname")
+	if err != nil {
+		return "", err
+	}
+	for _, t := range strings.Fields(out) {
+		if semverRE.MatchString(t) && t != r.version {
+			return t, nil
+		}
+	}
+	r.log("api   no earlier release tag (v*): nothing to compare the API with")
+	return "", nil
+}
+
+// checkOut writes the repository's tree at ref to a directory under tmp and
+// returns it.
+func (r *release) checkOut(tmp, ref string) (string, error) {
+	dir := filepath.Join(tmp, "base")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	tarFile := filepath.Join(tmp, "base.tar")
+	if _, err := run(r.root, nil, "git", "archive", "--format=tar", "-o", tarFile, ref); err != nil {
+		return "", err
+	}
+	if _, err := run(dir, nil, "tar", "-xf", tarFile); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// installAPIDiff installs the pinned apidiff under tmp and returns the path
+// of the binary.
+func (r *release) installAPIDiff(tmp string) (string, error) {
+	bin := filepath.Join(tmp, "bin")
+	if _, err := run(r.root, []string{"GOBIN=" + bin, "GOFLAGS=", "GOWORK=off"}, "go", "install", apidiffVersion); err != nil {
+		return "", err
+	}
+	return filepath.Join(bin, "apidiff"), nil
+}
+
+// incompatible returns apidiff's list of the incompatible changes from
+// module m in oldDir to m in newDir, "" when there are none; the API data go
+// to files under tmp.
+func incompatible(apidiff, tmp string, m module, oldDir, newDir string) (string, error) {
+	env := []string{"GOWORK=off", "GOFLAGS=-mod=mod"}
+	oldData := filepath.Join(tmp, "api-old-"+strings.ReplaceAll(m.Dir, "/", "_"))
+	newData := filepath.Join(tmp, "api-new-"+strings.ReplaceAll(m.Dir, "/", "_"))
+	if _, err := run(oldDir, env, apidiff, "-m", "-w", oldData, m.Path); err != nil {
+		return "", err
+	}
+	if _, err := run(newDir, env, apidiff, "-m", "-w", newData, m.Path); err != nil {
+		return "", err
+	}
+	out, err := run(tmp, env, apidiff, "-m", "-incompatible", oldData, newData)
+	return strings.TrimSpace(out), err
 }
 
 // mayBreak reports whether version may make incompatible changes after base,

@@ -85,13 +85,14 @@ type release struct {
 // semverRE accepts vMAJOR.MINOR.PATCH with an optional pre-release.
 var semverRE = regexp.MustCompile(`^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$`)
 
+// run prepares the release: it checks the version, the licences and the
+// CHANGELOG, serves the staged modules from a proxy, builds every module
+// against it, compares the API with the base release, and then, unless
+// r.dryRun, writes the requirements and the CHANGELOG and prints the git
+// commands.
 func (r *release) run() error {
-	m := semverRE.FindStringSubmatch(r.version)
-	if m == nil {
-		return fmt.Errorf("version %q is not of the form vMAJOR.MINOR.PATCH[-PRERELEASE]", r.version)
-	}
-	if m[1] != "0" && m[1] != "1" {
-		return fmt.Errorf("version %s: a major version above 1 needs a /v%s suffix on every module path first", r.version, m[1])
+	if err := checkVersion(r.version); err != nil {
+		return err
 	}
 	mods, err := findModules(r.root)
 	if err != nil {
@@ -120,28 +121,13 @@ func (r *release) run() error {
 	if err != nil {
 		return err
 	}
-	proxyDir := r.proxy
-	if proxyDir == "" {
-		proxyDir = filepath.Join(tmp, "proxy")
-	}
-	if proxyDir, err = filepath.Abs(proxyDir); err != nil {
+	proxyDir, err := r.serve(tmp, stageDir, files)
+	if err != nil {
 		return err
 	}
-	if err := writeProxy(proxyDir, stageDir, mods, files, r.version, time.Now()); err != nil {
-		return err
-	}
-	r.log("proxy: %d modules at %s in %s", len(mods), r.version, proxyDir)
-
 	if !r.noBuild {
-		env, err := r.env(tmp, proxyDir)
-		if err != nil {
+		if err := r.buildAll(tmp, stageDir, proxyDir, files); err != nil {
 			return err
-		}
-		for _, m := range mods {
-			if err := buildFromProxy(filepath.Join(tmp, "check"), stageDir, m, mods, files[m.Dir], env); err != nil {
-				return err
-			}
-			r.log("ok    %s builds against %s from the proxy alone", m.Path, r.version)
 		}
 	}
 	if err := r.apiCheck(tmp, stageDir); err != nil {
@@ -152,25 +138,83 @@ func (r *release) run() error {
 		r.log("-n: nothing written")
 		return nil
 	}
-	for _, m := range mods {
-		if err := setRequires(filepath.Join(r.root, m.Dir), m, mods, r.version); err != nil {
+	if err := r.write(newChangelog, string(changelog)); err != nil {
+		return err
+	}
+	r.printCommands()
+	return nil
+}
+
+// checkVersion fails unless version is a semantic version this command can
+// release: one whose module paths need no /vN suffix.
+func checkVersion(version string) error {
+	m := semverRE.FindStringSubmatch(version)
+	if m == nil {
+		return fmt.Errorf("version %q is not of the form vMAJOR.MINOR.PATCH[-PRERELEASE]", version)
+	}
+	if m[1] != "0" && m[1] != "1" {
+		return fmt.Errorf("version %s: a major version above 1 needs a /v%s suffix on every module path first", version, m[1])
+	}
+	return nil
+}
+
+// serve writes the staged modules, whose files are files, to the GOPROXY
+// directory (r.proxy, or one under tmp) and returns its absolute path.
+func (r *release) serve(tmp, stageDir string, files map[string][]string) (string, error) {
+	proxyDir := r.proxy
+	if proxyDir == "" {
+		proxyDir = filepath.Join(tmp, "proxy")
+	}
+	proxyDir, err := filepath.Abs(proxyDir)
+	if err != nil {
+		return "", err
+	}
+	if err := writeProxy(proxyDir, stageDir, r.mods, files, r.version, time.Now()); err != nil {
+		return "", err
+	}
+	r.log("proxy: %d modules at %s in %s", len(r.mods), r.version, proxyDir)
+	return proxyDir, nil
+}
+
+// buildAll builds every staged module against the proxy alone.
+func (r *release) buildAll(tmp, stageDir, proxyDir string, files map[string][]string) error {
+	env, err := r.env(tmp, proxyDir)
+	if err != nil {
+		return err
+	}
+	for _, m := range r.mods {
+		if err := buildFromProxy(filepath.Join(tmp, "check"), stageDir, m, r.mods, files[m.Dir], env); err != nil {
+			return err
+		}
+		r.log("ok    %s builds against %s from the proxy alone", m.Path, r.version)
+	}
+	return nil
+}
+
+// write sets every module's requirements on the others to the release's
+// version, and writes newChangelog when it differs from changelog.
+func (r *release) write(newChangelog, changelog string) error {
+	for _, m := range r.mods {
+		if err := setRequires(filepath.Join(r.root, m.Dir), m, r.mods, r.version); err != nil {
 			return err
 		}
 	}
-	if newChangelog != string(changelog) {
-		if err := os.WriteFile(filepath.Join(r.root, "CHANGELOG.md"), []byte(newChangelog), 0o644); err != nil {
-			return err
-		}
+	if newChangelog == changelog {
+		return nil
 	}
+	return os.WriteFile(filepath.Join(r.root, "CHANGELOG.md"), []byte(newChangelog), 0o644)
+}
+
+// printCommands logs the git commands that commit, tag and push the release.
+func (r *release) printCommands() {
 	r.log("\nRequirements and CHANGELOG.md updated. Review, then commit and tag (nothing was pushed):\n")
 	r.log("  git commit -am 'release %s'", r.version)
 	var tags []string
-	for _, m := range mods {
+	for _, m := range r.mods {
 		tags = append(tags, m.tagPrefix()+r.version)
 	}
 	r.log("  git tag %s", strings.Join(tags, " && git tag "))
 	r.log("  git push origin %s", strings.Join(tags, " "))
-	return nil
 }
 
 // env returns the environment for go commands that must see the repository

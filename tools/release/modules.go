@@ -120,38 +120,20 @@ func moduleFiles(root string, m module, all []module) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var nested []string
-	for _, o := range all {
-		if o.Dir != m.Dir && (m.Dir == "." || strings.HasPrefix(o.Dir, m.Dir+"/")) {
-			nested = append(nested, o.Dir+"/")
-		}
-	}
+	nested := nestedDirs(m, all)
 	var files []string
 	seen := map[string]bool{}
 	for _, f := range strings.Split(out, "\x00") {
-		if f == "" || seen[f] {
+		if f == "" || seen[f] || underAny(f, nested) {
 			continue
 		}
 		seen[f] = true
-		skip := false
-		for _, n := range nested {
-			if strings.HasPrefix(f, n) {
-				skip = true
-				break
-			}
-		}
-		if skip {
-			continue
-		}
-		fi, err := os.Lstat(filepath.Join(root, f))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // deleted in the working tree
-		}
+		ok, err := isRegular(filepath.Join(root, f))
 		if err != nil {
 			return nil, err
 		}
-		if !fi.Mode().IsRegular() {
-			continue // the go command leaves symbolic links out of module zips
+		if !ok {
+			continue
 		}
 		rel := f
 		if m.Dir != "." {
@@ -161,6 +143,42 @@ func moduleFiles(root string, m module, all []module) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// nestedDirs returns the directories, each with a trailing slash, of the
+// modules of all nested inside module m.
+func nestedDirs(m module, all []module) []string {
+	var nested []string
+	for _, o := range all {
+		if o.Dir != m.Dir && (m.Dir == "." || strings.HasPrefix(o.Dir, m.Dir+"/")) {
+			nested = append(nested, o.Dir+"/")
+		}
+	}
+	return nested
+}
+
+// underAny reports whether path f starts with one of dirs.
+func underAny(f string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(f, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRegular reports whether the file at path exists in the working tree
+// and is a regular file: a file deleted there is left out, and so is a
+// symbolic link, as the go command leaves links out of module zips.
+func isRegular(path string) (bool, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return fi.Mode().IsRegular(), nil
 }
 
 // run runs name with args in dir, with env added to the environment, and

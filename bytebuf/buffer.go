@@ -42,8 +42,9 @@ type Buffer struct {
 	peak int
 	// gets and puts count the Get and Put calls on this Buffer not yet
 	// added to the Pool's counters; tick counts down the Puts to the next
-	// sample. Only the owner touches them, so they need no atomics.
-	gets, puts, tick uint32
+	// sample, and gtick counts up the Puts after growth. Only the owner
+	// touches them, so they need no atomics.
+	gets, puts, tick, gtick uint32
 }
 
 // written returns the largest length the buffer held since it left the pool.

@@ -126,8 +126,9 @@ func (st *state) pick() *cell {
 // sample adds b's pending counts and the length written into it, with
 // weight w, to the sampler, and calibrates every calibrateEvery units of
 // weight in a cell. A Buffer that did not grow is sampled at one Put in
-// sampleEvery, with that weight; one that grew at every Put, with weight 1;
-// so the histogram estimates the distribution of lengths over all Puts.
+// sampleEvery, with that weight; one that grew at one Put in
+// sampleGrownEvery, with that weight; so the histogram estimates the
+// distribution of lengths over all Puts.
 func (p *Pool) sample(b *Buffer, w uint64) {
 	st := p.state()
 	c := st.pick()

@@ -44,7 +44,7 @@
 //
 // The pool samples the largest length written into each Buffer since its
 // Get (so a Buffer emptied by Reset or WriteTo before Put counts what it
-// held): one Put in 64 of a Buffer that did not grow, and every Put of one
+// held): one Put in 64 of a Buffer that did not grow, and one in 4 of one
 // that did, weighted so that the histogram estimates the lengths of all
 // Puts. The counts go to striped, padded cells, so goroutines on different
 // processors do not write the same cache line. Every 2048 Puts of a cell

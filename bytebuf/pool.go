@@ -37,6 +37,9 @@ const (
 	// sampleEvery is how many Puts of one Buffer make one sample of the
 	// lengths written.
 	sampleEvery = 64
+	// sampleGrownEvery is how many Puts of a Buffer that grew make one
+	// sample.
+	sampleGrownEvery = 4
 )
 
 // ErrConfig is wrapped by the errors NewPool returns for a Config that makes
@@ -262,9 +265,12 @@ func (p *Pool) putSlow(b *Buffer) {
 	}
 	b.puts++
 	if b.home != nil {
-		// Grown Buffers are few and their lengths matter most: each one is
-		// a sample.
-		p.sample(b, 1)
+		// Grown Buffers are fewer and their lengths matter most: one Put in
+		// sampleGrownEvery of them is a sample, counted separately from the
+		// others (gtick), so that each kind is weighted by its own rate.
+		if b.gtick++; b.gtick%sampleGrownEvery == 0 {
+			p.sample(b, sampleGrownEvery)
+		}
 		p.putGrown(b)
 	} else if b.tick--; b.tick == 0 {
 		b.tick = sampleEvery

@@ -170,7 +170,7 @@ func workloadNotes(w Workload) []string {
 	}
 	switch {
 	case from == 0:
-		notes = append(notes, fmt.Sprintf("reuse is faster than fresh allocation at every %s measured, from the smallest, %s (%s), on",
+		notes = append(notes, fmt.Sprintf("reuse is faster than fresh allocation at every %s measured, from the smallest, %s (%s): the break-even on this machine is below that size",
 			w.Curve, w.Cases[0].Name, Interval3(w.Cases[0].Verdict.Baseline.Speedup)))
 	case from > 0:
 		below := w.Cases[from-1]

@@ -132,6 +132,9 @@ func callTarget(common *ssa.CallCommon) (*ssa.Function, []ssa.Value) {
 // releasesAt lists what the call instruction gives back.
 func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 	common := in.Common()
+	if common.IsInvoke() {
+		return c.invokedRelease(in)
+	}
 	fn, args := callTarget(common)
 	if fn == nil {
 		return nil
@@ -180,6 +183,51 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		}
 	}
 	return out
+}
+
+// invokedRelease resolves a release method called through an interface
+// (io.Closer's Close) when the interface was made from a value of a table
+// type: var c io.Closer = zw; c.Close().
+func (c *checker) invokedRelease(in ssa.CallInstruction) []release {
+	common := in.Common()
+	root, derived := c.vs.of(common.Value)
+	if derived || c.isConstClass(root) {
+		return nil
+	}
+	v := common.Value
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			r, ok := c.ruleForType(x.X.Type(), common.Method.Name())
+			if !ok || r.arg != 0 {
+				return nil
+			}
+			_, deferred := in.(*ssa.Defer)
+			return []release{{instr: in, root: root, arg: common.Value, kind: r.kind, deferred: deferred, rule: true, method: common.Method.Name()}}
+		case *ssa.ChangeInterface:
+			v = x.X
+		case *ssa.UnOp:
+			st, ok := c.vs.single[x.X]
+			if !ok || x.Op != token.MUL {
+				return nil
+			}
+			v = st.Val
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// ruleForType returns the table rule for method name on type t.
+func (c *checker) ruleForType(t types.Type, name string) (rule, bool) {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+	f, ok := obj.(*types.Func)
+	if !ok {
+		return rule{}, false
+	}
+	r, ok := releases[methodKey(f)]
+	return r, ok
 }
 
 // isConstClass reports whether the class holds a constant (a nil).

@@ -274,3 +274,11 @@ func cleanCapAfter(s *reuse.Slices[byte], n int) int {
 	s.Put(x)
 	return cap(x)
 }
+
+func cleanInterfaceCloseDeferred(w io.Writer, p []byte) error {
+	zw, _ := kgzip.NewWriter(w, 6)
+	var c io.Closer = zw
+	defer c.Close()
+	_, err := zw.Write(p)
+	return err
+}

@@ -4,10 +4,8 @@ package missed
 
 import (
 	"bytes"
-	"io"
 
 	"github.com/reuse-go/reuse"
-	"github.com/reuse-go/reuse/gzpool"
 )
 
 var bufs reuse.Pool[*bytes.Buffer]
@@ -28,14 +26,6 @@ func missedAppendGlobal() {
 	b := bufs.Get()
 	defer bufs.Put(b)
 	list = append(list, b.Bytes()) // want `stored`
-}
-
-// A Close through an interface is not resolved.
-func missedInterfaceClose(w io.Writer) {
-	zw, _ := gzpool.NewWriter(w, 6)
-	var c io.Closer = zw
-	c.Close()
-	zw.Write(nil) // want `used after Close`
 }
 
 type box struct{ b *bytes.Buffer }

@@ -72,3 +72,10 @@ func badTypeSwitch(x any) {
 		b.WriteString(v) // want `b is used after Put`
 	}
 }
+
+func badInterfaceClose(w io.Writer) {
+	zw, _ := kgzip.NewWriter(w, 6)
+	var c io.Closer = zw
+	c.Close()
+	zw.Write(nil) // want `c is used after Close`
+}

@@ -49,14 +49,14 @@ func collected(r *record) {
 		}
 	}
 	scope := r.scope
-	slice, capBytes, poolAddr := r.slice, r.capBytes, r.poolAddr
+	slice, capBytes, poolKey := r.slice, r.capBytes, r.poolKey
 	s.mu.Unlock()
 	switch {
 	case !leaked:
 	case slice:
 		// Append may have replaced the array before a correct Put of
 		// the new one: the ledger decides.
-		ledgerCollected(poolAddr, capBytes, rep, scope)
+		ledgerCollected(poolKey, capBytes, rep, scope)
 	default:
 		deliverLeak(rep, scope)
 	}

@@ -21,4 +21,4 @@ func watch(unsafe.Pointer, *record) {}
 func SettleSlices(*Handler) {}
 
 // ledgerForeignPut does nothing: leaks are not detected.
-func ledgerForeignPut(uintptr, int) {}
+func ledgerForeignPut(key, int) {}

@@ -50,15 +50,15 @@ type ledger struct {
 
 var ledgers struct {
 	mu    sync.Mutex // protects the fields below
-	m     map[uintptr]*ledger
+	m     map[key]*ledger
 	armed bool // a tick is scheduled
 	ticks int  // ticks run so far
 }
 
 // ledgerOf returns pool's ledger, making it; ledgers.mu must be held.
-func ledgerOf(pool uintptr) *ledger {
+func ledgerOf(pool key) *ledger {
 	if ledgers.m == nil {
-		ledgers.m = make(map[uintptr]*ledger)
+		ledgers.m = make(map[key]*ledger)
 	}
 	l := ledgers.m[pool]
 	if l == nil {
@@ -71,7 +71,7 @@ func ledgerOf(pool uintptr) *ledger {
 // ledgerForeignPut records the Put of an array of capBytes that pool did
 // not hand out: it settles the oldest pending array it could have replaced,
 // or becomes a credit.
-func ledgerForeignPut(pool uintptr, capBytes int) {
+func ledgerForeignPut(pool key, capBytes int) {
 	ledgers.mu.Lock()
 	defer ledgers.mu.Unlock()
 	l := ledgerOf(pool)
@@ -92,7 +92,7 @@ func ledgerForeignPut(pool uintptr, capBytes int) {
 
 // ledgerCollected is called for an array of capBytes collected while out of
 // pool: it takes a credit, or waits for its verdict.
-func ledgerCollected(pool uintptr, capBytes int, rep Report, scope *Handler) {
+func ledgerCollected(pool key, capBytes int, rep Report, scope *Handler) {
 	ledgers.mu.Lock()
 	defer ledgers.mu.Unlock()
 	l := ledgerOf(pool)

@@ -37,6 +37,7 @@ type record struct {
 	// ledger of its pool confirms; capBytes is its size.
 	slice    bool
 	capBytes int
+	poolKey  key // the pool of a slice's array, for its ledger
 	// scope is the handler in place at the last Get (nil for the
 	// default), which owns the report if the object leaks.
 	scope *Handler
@@ -146,7 +147,7 @@ func put(pool any, obj unsafe.Pointer) (ok, wasOut bool) {
 func PutSlice(pool any, obj unsafe.Pointer, capBytes int) bool {
 	ok, wasOut := put(pool, obj)
 	if ok && !wasOut && obj != nil {
-		ledgerForeignPut(poolAddrOf(pool), capBytes)
+		ledgerForeignPut(poolKeyOf(pool), capBytes)
 	}
 	return ok
 }
@@ -158,20 +159,13 @@ func GotSlice(pool any, obj unsafe.Pointer, capBytes int) {
 	if obj == nil {
 		return
 	}
-	Got(pool, obj, Leaks)
-	s := shardOf(obj)
-	s.mu.Lock()
-	if r := s.find(obj); r != nil {
-		r.slice = true
-		r.capBytes = capBytes
-	}
-	s.mu.Unlock()
+	got(pool, obj, Leaks, capBytes)
 }
 
-func poolAddrOf(pool any) uintptr {
-	var r record
-	r.setPool(pool)
-	return r.poolAddr
+// poolKeyOf identifies a pool, given as a pointer, without keeping it
+// alive: a pool allocated later at the same address has another key.
+func poolKeyOf(pool any) key {
+	return keyOf(reflect.ValueOf(pool).UnsafePointer())
 }
 
 // Got is called by a pool's Get with the object it is about to return. When
@@ -182,13 +176,22 @@ func Got(pool any, obj unsafe.Pointer, leaks bool) {
 	if obj == nil {
 		return
 	}
+	got(pool, obj, leaks, -1)
+}
+
+// got is Got, for a slice's array of capBytes when capBytes >= 0.
+func got(pool any, obj unsafe.Pointer, leaks bool, capBytes int) {
 	s := shardOf(obj)
 	s.mu.Lock()
 	r := s.lookup(obj)
 	r.in = false
 	r.got = true
 	r.leaks = leaks
-	r.slice = false
+	r.slice = capBytes >= 0
+	r.capBytes = capBytes
+	if r.slice {
+		r.poolKey = poolKeyOf(pool)
+	}
 	r.scope = handler.Load()
 	r.setPool(pool)
 	r.get.capture()

@@ -71,14 +71,6 @@ type paddedBox[T any] struct {
 	_ [128]byte
 }
 
-// slotAt, take and countIf use perp's At, Slot.Take and Add, reached
-// through this package: the compiler inlines a function of another package
-// into generic code instantiated in a third only when it is reached through
-// the generic function's own package (see fitSize).
-func slotAt(a *perp.Slot, pid int) *perp.Slot { return perp.At(a, pid) }
-
-func take(sl *perp.Slot) unsafe.Pointer { return sl.Take() }
-
 // countIf adds one to the slot counter n when counting is on.
 func countIf(on bool, n *uint64) {
 	if on {
@@ -129,9 +121,9 @@ func (p *Pool[T]) Get() T {
 	if perp.OK {
 		a := p.slots.Load()
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
-		if sl := slotAt(a, pid); sl != nil {
+		if sl := perp.At(a, pid); sl != nil {
 			countIf(p.CountAll, &sl.Gets)
-			if v := take(sl); v != nil {
+			if v := sl.Take(); v != nil {
 				x := p.fromSlot(sl, v, mode)
 				perp.Unpin()
 				if debug.Enabled {
@@ -240,7 +232,7 @@ func (p *Pool[T]) Put(x T) {
 		// Put to putNoSlot, which makes it for the next.
 		a := p.slots.Load()
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
-		if sl := slotAt(a, pid); sl != nil {
+		if sl := perp.At(a, pid); sl != nil {
 			countIf(p.CountAll, &sl.Puts)
 			if sl.Val == nil {
 				if mode&modeWord != 0 {
@@ -305,7 +297,7 @@ func (p *Pool[T]) putBoxed(x T) {
 	*b = x
 	a := p.slots.Load()
 	pid := perp.Pin()
-	if sl := slotAt(a, pid); sl != nil && sl.Val == nil {
+	if sl := perp.At(a, pid); sl != nil && sl.Val == nil {
 		sl.Val = unsafe.Pointer(b)
 		perp.Unpin()
 		return

@@ -9,9 +9,9 @@ import (
 	"github.com/reuse-go/reuse/internal/perp"
 )
 
-// slotOf returns what the calling goroutine's P's slot holds. The test must
+// slotP0 returns what the calling goroutine's P's slot holds. The test must
 // run with GOMAXPROCS(1) for the answer to stay true.
-func slotOf[E any](s *Slices[E]) (unsafe.Pointer, int) {
+func slotP0[E any](s *Slices[E]) (unsafe.Pointer, int) {
 	var ptr unsafe.Pointer
 	var c int
 	s.st.Load().slots.Each(func(pid int, sl *perp.Slot) {
@@ -38,11 +38,11 @@ func TestSlicesSlot(t *testing.T) {
 	a := make([]byte, 10, 1000) // class 896
 	b := p.Get(64)
 	p.Put(a)
-	if ptr, c := slotOf(&p); ptr != unsafe.Pointer(unsafe.SliceData(a)) || c != 896 {
+	if ptr, c := slotP0(&p); ptr != unsafe.Pointer(unsafe.SliceData(a)) || c != 896 {
 		t.Fatalf("slot after Put(cap 1000) = %p, %d; want %p, 896", ptr, c, unsafe.SliceData(a))
 	}
 	p.Put(b) // takes the slot: a goes behind
-	if ptr, c := slotOf(&p); ptr != unsafe.Pointer(unsafe.SliceData(b)) || c != 64 {
+	if ptr, c := slotP0(&p); ptr != unsafe.Pointer(unsafe.SliceData(b)) || c != 64 {
 		t.Fatalf("slot after Put(cap 64) = %p, %d; want %p, 64", ptr, c, unsafe.SliceData(b))
 	}
 	g1 := p.Get(800)
@@ -56,7 +56,7 @@ func TestSlicesSlot(t *testing.T) {
 	if unsafe.SliceData(g2) != unsafe.SliceData(b) {
 		t.Errorf("Get(64): not the slice in the slot")
 	}
-	if ptr, c := slotOf(&p); ptr != nil || c != 0 {
+	if ptr, c := slotP0(&p); ptr != nil || c != 0 {
 		t.Errorf("slot after Get took it = %p, %d; want nil, 0", ptr, c)
 	}
 	if s := p.Stats(); s.News != 1 || s.Drops != 0 {

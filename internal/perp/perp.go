@@ -85,8 +85,10 @@ type Slots struct {
 	mu sync.Mutex // protects replacing arr, and registered
 	// registered is true once the sweep knows this Slots.
 	registered bool
-	// onSweep is set by MakeWith.
+	// onSweep is set by MakeWith and MakeKept.
 	onSweep func(idle bool)
+	// kept is set by MakeKept: the sweep never releases the array.
+	kept bool
 	// gets and puts hold the counters of the arrays that were replaced.
 	gets, puts atomic.Uint64
 }
@@ -168,12 +170,47 @@ func (s *Slots) MakeWith(onSweep func(idle bool)) *Slot {
 	return s.Make()
 }
 
+// MakeKept is MakeWith for an owner that lets go of the whole Slots when
+// onSweep reports it idle (reuse.Slices drops its state): the sweep still
+// empties unused slots but never releases the array, so that where OK is
+// true the array Load returns is never nil once MakeKept has returned, and
+// the hot paths can use Len and Of without testing for nil.
+func (s *Slots) MakeKept(onSweep func(idle bool)) *Slot {
+	s.mu.Lock()
+	s.kept = true
+	s.mu.Unlock()
+	return s.MakeWith(onSweep)
+}
+
+// Len returns the number of Ps the non-nil array a serves.
+func Len(a *Slot) int { return int((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux) }
+
+// Of returns the slot of P pid in the non-nil array a, pid < Len(a).
+func Of(a *Slot, pid int) *Slot {
+	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid)*SlotSize))
+}
+
 // Grow makes the array on first use, after the sweep released it, or
-// larger when GOMAXPROCS has grown past it. The caller must not be pinned. It
-// does nothing where slots are not used (OK is false).
+// larger when GOMAXPROCS has grown past it. The caller must not be pinned.
+// Where slots are not used (OK is false) it makes no array, but still has
+// the sweep visit s, so that the owner's onSweep runs after each collection
+// there too (reuse.Slices lets go of its state when idle).
 func (s *Slots) Grow() {
 	if OK {
 		s.grow()
+		return
+	}
+	s.register() // no slots, but the owner's onSweep still runs after each collection
+}
+
+// register makes the sweep visit s, once.
+func (s *Slots) register() {
+	s.mu.Lock()
+	register := !s.registered
+	s.registered = true
+	s.mu.Unlock()
+	if register {
+		add(s)
 	}
 }
 
@@ -192,12 +229,8 @@ func (s *Slots) grow() {
 		s.fold(old)
 		s.arr.Store(&arr[1])
 	}
-	register := !s.registered
-	s.registered = true
 	s.mu.Unlock()
-	if register {
-		add(s)
-	}
+	s.register()
 }
 
 // plainAdd is true where a slot's owner may increment its counters with
@@ -307,7 +340,7 @@ func (s *Slots) sweep() {
 		}
 		if idle {
 			s.mu.Lock()
-			if s.arr.Load() == a {
+			if s.arr.Load() == a && !s.kept {
 				s.fold(a)
 				s.arr.Store(nil)
 			}

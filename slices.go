@@ -234,16 +234,16 @@ func (s *Slices[E]) Get(n int) []E {
 			return make([]E, n)
 		}
 	}
-	_, size := sizeclass.Fit(n) // 0 <= n <= maxCap
+	size := fitSize(n) // 0 <= n <= maxCap
 	if perp.OK {
 		// The array is never nil: init made it with MakeKept.
 		a := st.slots.Load()
 		pid := perp.Pin() // nothing here may allocate or block
-		if pid < perp.Len(a) {
-			sl := perp.Of(a, pid)
+		if pid < slotsLen(a) {
+			sl := slotOf(a, pid)
 			// Aux first: it is stale once the sweep has emptied Val.
 			if sl.Aux == uintptr(size) {
-				if x := sl.Take(); x != nil {
+				if x := take(sl); x != nil {
 					perp.Unpin()
 					r := makeSlice[E](x, n, size)
 					if debug.Enabled {
@@ -347,12 +347,12 @@ func (s *Slices[E]) Put(x []E) {
 		// The array is never nil: init made it with MakeKept.
 		a := st.slots.Load()
 		pid := perp.Pin() // nothing here may allocate or block
-		if pid < perp.Len(a) {
+		if pid < slotsLen(a) {
 			// x takes the slot, with its capacity rounded down to a class
 			// size (1 <= cap(x) <= maxCap); what was there goes behind.
-			sl := perp.Of(a, pid)
+			sl := slotOf(a, pid)
 			old, oldCap := sl.Val, int(sl.Aux)
-			sl.Aux = uintptr(sizeclass.FloorSize(cap(x)))
+			sl.Aux = uintptr(floorSize(cap(x)))
 			sl.Val = p
 			perp.Unpin()
 			if old != nil {
@@ -419,3 +419,19 @@ func (s *Slices[E]) Stats() Stats {
 	}
 	return r
 }
+
+// fitSize, floorSize, slotsLen and slotOf give Get and Put sizeclass's and
+// perp's functions behind functions of this package. The compiler inlines
+// either way, but the generic code instantiated in a user's package comes out
+// shorter so: callgrind counts 163 instructions per Get+Put with the wrappers
+// and 182 without (Go 1.26; sync.Pool of *[]byte: 139).
+func fitSize(n int) int {
+	_, size := sizeclass.Fit(n)
+	return size
+}
+
+func floorSize(capacity int) int { return sizeclass.FloorSize(capacity) }
+
+func slotsLen(a *perp.Slot) int { return perp.Len(a) }
+
+func slotOf(a *perp.Slot, pid int) *perp.Slot { return perp.Of(a, pid) }

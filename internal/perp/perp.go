@@ -198,9 +198,9 @@ func Of(a *Slot, pid int) *Slot {
 func (s *Slots) Grow() {
 	if OK {
 		s.grow()
-		return
+	} else {
+		s.register() // no slots, but the owner's onSweep still runs after each collection
 	}
-	s.register() // no slots, but the owner's onSweep still runs after each collection
 }
 
 // register makes the sweep visit s, once.

@@ -14,12 +14,12 @@ import (
 	"github.com/reuse-go/reuse"
 )
 
-// The states of a responseWriter.
+// The states of an rwState.
 const (
 	stateUndecided uint8 = iota // buffering a prefix, headers not sent
 	statePlain                  // passing writes through
 	stateCompress               // writing through c
-	stateFailed                 // the compressor could not start; err says why
+	stateFailed                 // the compressor could not start
 	stateHijacked               // the handler took the connection
 	stateDone                   // the handler returned
 )

@@ -45,72 +45,89 @@ func newValues(fns []*ssa.Function) *values {
 		cleared: make(map[*types.Var]bool),
 		fields:  make(map[ssa.Value]fieldLoc),
 	}
+	vs.scanStores(fns)
+	forEachInstr(fns, func(in ssa.Instruction) {
+		if v, ok := in.(ssa.Value); ok {
+			vs.origin(v)
+		}
+	})
+	vs.mergeSingles()
+	vs.mergeFieldLoads(fns)
+	for r := range vs.memoRoots() {
+		rep := vs.find(r)
+		vs.members[rep] = append(vs.members[rep], r)
+	}
+	return vs
+}
+
+// forEachInstr calls f on every instruction of fns, in order.
+func forEachInstr(fns []*ssa.Function, f func(ssa.Instruction)) {
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				switch x := in.(type) {
-				case *ssa.Alloc:
-					vs.addAlloc(x)
-				case *ssa.Store:
-					if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
-						if c, ok := x.Val.(*ssa.Const); ok && (c.IsNil() || isZeroConst(c)) {
-							if f := fieldOf(fa); f != nil {
-								vs.cleared[f] = true
-							}
-						}
-					}
-				}
+				f(in)
 			}
 		}
 	}
-	for _, fn := range fns {
-		for _, b := range fn.Blocks {
-			for _, in := range b.Instrs {
-				if v, ok := in.(ssa.Value); ok {
-					vs.origin(v)
-				}
+}
+
+// scanStores records the once-stored Allocs and the fields the package
+// clears.
+func (vs *values) scanStores(fns []*ssa.Function) {
+	forEachInstr(fns, func(in ssa.Instruction) {
+		switch x := in.(type) {
+		case *ssa.Alloc:
+			vs.addAlloc(x)
+		case *ssa.Store:
+			if f := clearedField(x); f != nil {
+				vs.cleared[f] = true
 			}
 		}
+	})
+}
+
+// clearedField returns the field st sets to its zero value, or nil.
+func clearedField(st *ssa.Store) *types.Var {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
 	}
-	// Merge each once-stored Alloc with the value stored in it.
+	if c, ok := st.Val.(*ssa.Const); !ok || !(c.IsNil() || isZeroConst(c)) {
+		return nil
+	}
+	return fieldOf(fa)
+}
+
+// mergeSingles merges each once-stored Alloc with the value stored in it.
+func (vs *values) mergeSingles() {
 	for loc, st := range vs.single {
 		o, _ := vs.origin(st.Val)
 		if !o.derived {
 			vs.union(o.root, vs.find(loc))
 		}
 	}
-	// A pointer loaded from a field of a value, in one function, is one
-	// value until the field is stored to or the value is passed to a call
-	// (see kills): x.buf after Put(x.buf) is the buffer given back.
-	type fieldKey struct {
-		fn   *ssa.Function
-		base ssa.Value
-		f    *types.Var
-	}
+}
+
+// A fieldKey is a field of one value, in one function.
+type fieldKey struct {
+	fn   *ssa.Function
+	base ssa.Value
+	f    *types.Var
+}
+
+// mergeFieldLoads makes the pointers loaded from a field of a value, in
+// one function, one value until the field is stored to or the value is
+// passed to a call (see kills): x.buf after Put(x.buf) is the buffer given
+// back.
+func (vs *values) mergeFieldLoads(fns []*ssa.Function) {
 	first := make(map[fieldKey]ssa.Value)
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
-				l, ok := in.(*ssa.UnOp)
-				if !ok || l.Op != token.MUL {
+				l, k, ok := vs.fieldLoad(fn, in)
+				if !ok {
 					continue
 				}
-				fa, ok := l.X.(*ssa.FieldAddr)
-				if !ok || owning(l.Type()) || !aliasing(l.Type()) {
-					continue
-				}
-				if o := vs.same(l); o.root != ssa.Value(l) {
-					continue
-				}
-				base, derived := vs.of(fa.X)
-				if derived {
-					continue
-				}
-				f := fieldOf(fa)
-				if f == nil {
-					continue
-				}
-				k := fieldKey{fn, base, f}
 				if f, ok := first[k]; ok {
 					vs.union(l, f)
 				} else {
@@ -122,11 +139,31 @@ func newValues(fns []*ssa.Function) *values {
 	for k, l := range first {
 		vs.fields[vs.find(l)] = fieldLoc{k.base, k.f}
 	}
-	for r := range vs.memoRoots() {
-		rep := vs.find(r)
-		vs.members[rep] = append(vs.members[rep], r)
+}
+
+// fieldLoad reports whether in loads a pointer from a field of a value
+// that is its own root, and returns the load and the field.
+func (vs *values) fieldLoad(fn *ssa.Function, in ssa.Instruction) (*ssa.UnOp, fieldKey, bool) {
+	l, ok := in.(*ssa.UnOp)
+	if !ok || l.Op != token.MUL {
+		return nil, fieldKey{}, false
 	}
-	return vs
+	fa, ok := l.X.(*ssa.FieldAddr)
+	if !ok || owning(l.Type()) || !aliasing(l.Type()) {
+		return nil, fieldKey{}, false
+	}
+	if o := vs.same(l); o.root != ssa.Value(l) {
+		return nil, fieldKey{}, false
+	}
+	base, derived := vs.of(fa.X)
+	if derived {
+		return nil, fieldKey{}, false
+	}
+	f := fieldOf(fa)
+	if f == nil {
+		return nil, fieldKey{}, false
+	}
+	return l, fieldKey{fn, base, f}, true
 }
 
 // A fieldLoc is a field of a value, whose loads form one class.
@@ -149,45 +186,59 @@ func (vs *values) memoRoots() map[ssa.Value]bool {
 // addAlloc records a if it is stored exactly once, across its function and
 // the closures that capture it, and used only by loads.
 func (vs *values) addAlloc(a *ssa.Alloc) {
-	var stores []*ssa.Store
-	var locs []ssa.Value
-	var walk func(loc ssa.Value) bool
-	walk = func(loc ssa.Value) bool {
-		locs = append(locs, loc)
-		for _, r := range *loc.Referrers() {
-			switch r := r.(type) {
-			case *ssa.Store:
-				if r.Addr != loc || r.Val == loc {
-					return false
-				}
-				stores = append(stores, r)
-			case *ssa.UnOp:
-				if r.Op != token.MUL {
-					return false
-				}
-			case *ssa.DebugRef:
-			case *ssa.MakeClosure:
-				fn := r.Fn.(*ssa.Function)
-				for i, b := range r.Bindings {
-					if b == loc && !walk(fn.FreeVars[i]) {
-						return false
-					}
-				}
-			default:
-				return false
-			}
-		}
-		return true
-	}
-	if !walk(a) || len(stores) != 1 || isResultSlot(a) {
+	var w allocWalk
+	if !w.walk(a) || len(w.stores) != 1 || isResultSlot(a) {
 		return
 	}
-	for _, l := range locs {
-		vs.single[l] = stores[0]
+	for _, l := range w.locs {
+		vs.single[l] = w.stores[0]
 		if l != ssa.Value(a) {
 			vs.union(l, a)
 		}
 	}
+}
+
+// An allocWalk follows a local variable into the closures that capture
+// it, collecting its locations and the stores to them.
+type allocWalk struct {
+	stores []*ssa.Store
+	locs   []ssa.Value
+}
+
+// walk reports whether every use of loc, and of the FreeVars bound to it,
+// is a load, a store to it or a capture.
+func (w *allocWalk) walk(loc ssa.Value) bool {
+	w.locs = append(w.locs, loc)
+	for _, r := range *loc.Referrers() {
+		if !w.use(loc, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// use reports whether r is a use of loc that keeps it a local variable.
+func (w *allocWalk) use(loc ssa.Value, r ssa.Instruction) bool {
+	switch r := r.(type) {
+	case *ssa.Store:
+		if r.Addr != loc || r.Val == loc {
+			return false
+		}
+		w.stores = append(w.stores, r)
+	case *ssa.UnOp:
+		return r.Op == token.MUL
+	case *ssa.DebugRef:
+	case *ssa.MakeClosure:
+		fn := r.Fn.(*ssa.Function)
+		for i, b := range r.Bindings {
+			if b == loc && !w.walk(fn.FreeVars[i]) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 func (vs *values) find(v ssa.Value) ssa.Value {
@@ -237,89 +288,122 @@ func (vs *values) shared(x ssa.Value) origin {
 	return origin{o.root, true}
 }
 
+// compute returns v's origin from its definition.
 func (vs *values) compute(v ssa.Value) origin {
+	if x, ok := sameObject(v); ok {
+		return vs.same(x)
+	}
+	if x, ok := partOf(v); ok {
+		return vs.shared(x)
+	}
 	switch x := v.(type) {
-	case *ssa.MakeInterface:
-		return vs.same(x.X)
-	case *ssa.ChangeType:
-		return vs.same(x.X)
-	case *ssa.ChangeInterface:
-		return vs.same(x.X)
-	case *ssa.TypeAssert:
-		if !x.CommaOk {
-			return vs.same(x.X)
-		}
-	case *ssa.Extract:
-		if ta, ok := x.Tuple.(*ssa.TypeAssert); ok && x.Index == 0 {
-			return vs.same(ta.X)
-		}
-	case *ssa.Convert:
-		if aliasing(x.Type()) && aliasing(x.X.Type()) {
-			return vs.same(x.X)
-		}
-	case *ssa.SliceToArrayPointer:
-		return vs.shared(x.X)
-	case *ssa.Slice:
-		if _, ok := x.X.Type().Underlying().(*types.Basic); !ok {
-			return vs.shared(x.X)
-		}
-	case *ssa.FieldAddr:
-		return vs.shared(x.X)
-	case *ssa.IndexAddr:
-		return vs.shared(x.X)
-	case *ssa.Field:
-		if aliasing(x.Type()) {
-			return vs.shared(x.X)
-		}
-	case *ssa.Index:
-		if aliasing(x.Type()) {
-			return vs.shared(x.X)
-		}
 	case *ssa.UnOp:
-		if x.Op == token.MUL {
-			if _, ok := vs.single[x.X]; ok {
-				return origin{x.X, false}
-			}
-			// A slice or map loaded from pooled memory shares its backing
-			// store with the pooled value; a pointer loaded from it points
-			// to an object of its own.
-			// A pointer loaded from pooled memory may point to the
-			// pooled object's own part (its encoder) or to something
-			// shared (its server, its connection): it is not counted,
-			// so that nothing false is reported. A slice or map loaded
-			// from it is its memory.
-			if owning(x.Type()) && !vs.detached(x.X) {
-				return vs.shared(x.X)
-			}
-		}
+		return vs.load(x)
 	case *ssa.Phi:
-		var first origin
-		for i, e := range x.Edges {
-			o := vs.same(e)
-			if o.root == ssa.Value(x) {
-				continue
-			}
-			if i > 0 && first.root != nil && o.root != first.root {
-				return origin{v, false}
-			}
-			if first.root == nil {
-				first = o
-			}
-			first.derived = first.derived || o.derived
-		}
-		if first.root != nil {
-			return first
-		}
+		return vs.phi(x)
 	case *ssa.Call:
-		c := x.Common()
-		if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(c.Args) > 0 {
-			return vs.same(c.Args[0])
-		}
-		if recv, name := methodCall(c); recv != nil && aliasMethods[name] && aliasing(x.Type()) {
-			return vs.shared(recv)
-		}
+		return vs.call(x)
 	}
 	return origin{v, false}
+}
+
+// sameObject returns the value v is the same object as: a conversion, an
+// interface made from it or a type assertion back.
+func sameObject(v ssa.Value) (ssa.Value, bool) {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return x.X, true
+	case *ssa.ChangeType:
+		return x.X, true
+	case *ssa.ChangeInterface:
+		return x.X, true
+	case *ssa.TypeAssert:
+		return x.X, !x.CommaOk
+	case *ssa.Extract:
+		if ta, ok := x.Tuple.(*ssa.TypeAssert); ok && x.Index == 0 {
+			return ta.X, true
+		}
+	case *ssa.Convert:
+		return x.X, aliasing(x.Type()) && aliasing(x.X.Type())
+	}
+	return nil, false
+}
+
+// partOf returns the value whose memory v is part of: a subslice, a
+// field, an element.
+func partOf(v ssa.Value) (ssa.Value, bool) {
+	switch x := v.(type) {
+	case *ssa.SliceToArrayPointer:
+		return x.X, true
+	case *ssa.Slice:
+		_, str := x.X.Type().Underlying().(*types.Basic)
+		return x.X, !str
+	case *ssa.FieldAddr:
+		return x.X, true
+	case *ssa.IndexAddr:
+		return x.X, true
+	case *ssa.Field:
+		return x.X, aliasing(x.Type())
+	case *ssa.Index:
+		return x.X, aliasing(x.Type())
+	}
+	return nil, false
+}
+
+// load returns the origin of a unary operation: a load from a once-stored
+// variable is the value stored; a slice or map loaded from pooled memory
+// shares its backing store with the pooled value.
+func (vs *values) load(x *ssa.UnOp) origin {
+	if x.Op != token.MUL {
+		return origin{x, false}
+	}
+	if _, ok := vs.single[x.X]; ok {
+		return origin{x.X, false}
+	}
+	// A pointer loaded from pooled memory may point to the pooled
+	// object's own part (its encoder) or to something shared (its server,
+	// its connection): it is not counted, so that nothing false is
+	// reported. A slice or map loaded from it is its memory.
+	if owning(x.Type()) && !vs.detached(x.X) {
+		return vs.shared(x.X)
+	}
+	return origin{x, false}
+}
+
+// phi returns the origin shared by a phi's edges, or the phi itself when
+// they differ.
+func (vs *values) phi(x *ssa.Phi) origin {
+	var first origin
+	for i, e := range x.Edges {
+		o := vs.same(e)
+		if o.root == ssa.Value(x) {
+			continue
+		}
+		if i > 0 && first.root != nil && o.root != first.root {
+			return origin{x, false}
+		}
+		if first.root == nil {
+			first = o
+		}
+		first.derived = first.derived || o.derived
+	}
+	if first.root != nil {
+		return first
+	}
+	return origin{x, false}
+}
+
+// call returns the origin of a call's result: append returns its first
+// argument, and an aliasing method (Bytes) memory of its receiver.
+func (vs *values) call(x *ssa.Call) origin {
+	c := x.Common()
+	if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(c.Args) > 0 {
+		return vs.same(c.Args[0])
+	}
+	if recv, name := methodCall(c); recv != nil && aliasMethods[name] && aliasing(x.Type()) {
+		return vs.shared(recv)
+	}
+	return origin{x, false}
 }
 
 // detached reports whether addr is a field, or within a field, that the

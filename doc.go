@@ -93,11 +93,13 @@
 // against sync.Pool and a Pool without CountAll, none of the differences is
 // statistically significant (benchmarks/README.md has the figures).
 //
-// Counted in instructions under callgrind, which is not noisy: 133 per pair
-// for sync.Pool, 136 for Pool, 139 with CountAll. A Pool[[]byte] costs 159
-// against 139 for a sync.Pool of *[]byte (measured 1.17x with one goroutine
-// and 1.13x in parallel), where a sync.Pool storing []byte allocates on every
-// Put and costs 3.2x.
+// Counted in instructions under callgrind, which is not noisy (Go 1.26): 136
+// per pair for sync.Pool, 142 for Pool, 146 with CountAll. A Pool[[]byte]
+// costs 174 against 139 for a sync.Pool of *[]byte, where a sync.Pool
+// storing []byte allocates on every Put. The per-P slots' bookkeeping (the
+// sweep's use mark, a bounds check that follows GOMAXPROCS) costs Pool about
+// 5 instructions per pair over the slots it had before; wall-clock ratios on
+// a shared machine move more than that between two builds of the same code.
 //
 // # When not to pool
 //

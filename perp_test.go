@@ -80,7 +80,7 @@ func perPPools() []tracked {
 func collect(n int, freed *atomic.Int64, want int64) {
 	perp.Collect(n)
 	for deadline := time.Now().Add(time.Second); freed.Load() < want && time.Now().Before(deadline); {
-		time.Sleep(100 * time.Microsecond)
+		runtime.Gosched()
 	}
 }
 

@@ -304,58 +304,10 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 // checkAfter reports uses of r's value on the paths after r.
 func (c *checker) checkAfter(fn *ssa.Function, r release) {
 	reg := after(r.instr, c.kills(fn, r.root))
-	tainted := map[ssa.Value]bool{r.root: true}
-	for changed := true; changed; {
-		changed = false
-		for _, in := range reg.instrs {
-			phi, ok := in.(*ssa.Phi)
-			if !ok {
-				continue
-			}
-			pr, _ := c.vs.of(phi)
-			if tainted[pr] {
-				continue
-			}
-			for i, e := range phi.Edges {
-				er, _ := c.vs.of(e)
-				if tainted[er] && reg.endOf[phi.Block().Preds[i]] {
-					tainted[pr] = true
-					changed = true
-					break
-				}
-			}
-		}
-	}
+	tainted := c.taint(reg, r.root)
 	reported := map[int]bool{}
 	for _, in := range reg.instrs {
-		switch x := in.(type) {
-		case *ssa.Phi, *ssa.DebugRef:
-			continue
-		case *ssa.BinOp:
-			if x.Op == token.EQL || x.Op == token.NEQ {
-				continue // comparing a pointer reads no pooled memory
-			}
-		case *ssa.Call:
-			if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
-				continue // a slice's length and capacity are the caller's copy
-			}
-		}
-		if v, ok := in.(ssa.Value); ok {
-			if vr, _ := c.vs.of(v); tainted[vr] {
-				continue // the same memory under another name: its uses count
-			}
-		}
-		used := false
-		for _, op := range in.Operands(nil) {
-			if *op == nil {
-				continue
-			}
-			if or, _ := c.vs.of(*op); tainted[or] {
-				used = true
-				break
-			}
-		}
-		if !used {
+		if !c.usesTainted(in, tainted) {
 			continue
 		}
 		pos := posOf(in)
@@ -368,32 +320,113 @@ func (c *checker) checkAfter(fn *ssa.Function, r release) {
 		}
 		reported[line] = true
 		c.usedAt[pos] = true
-		name := c.name(r)
-		if ci, ok := in.(ssa.CallInstruction); ok {
-			again := false
-			for _, r2 := range c.releasesAt(ci) {
-				if tainted[r2.root] {
-					if r2.kind == closeHandle && r.kind == closeHandle {
-						again = true // double Close returns an error, by contract
-						break
-					}
-					if r2.kind == put && r.kind == put {
-						c.report(pos, fmt.Sprintf("%s is Put twice: it was already Put at %s", name, c.where(r.instr.Pos())), r.instr.Pos())
-						again = true
-						break
-					}
-				}
-			}
-			if again {
+		c.reportUse(r, in, pos, tainted)
+	}
+}
+
+// taint returns the classes that hold r's value in reg: its root, and the
+// phis that merge it on an edge from inside reg.
+func (c *checker) taint(reg *region, root ssa.Value) map[ssa.Value]bool {
+	tainted := map[ssa.Value]bool{root: true}
+	for changed := true; changed; {
+		changed = false
+		for _, in := range reg.instrs {
+			phi, ok := in.(*ssa.Phi)
+			if !ok {
 				continue
 			}
+			if pr, _ := c.vs.of(phi); !tainted[pr] && c.phiTainted(phi, reg, tainted) {
+				tainted[pr] = true
+				changed = true
+			}
 		}
-		verb := "Put"
-		if r.kind == closeHandle {
-			verb = "Close"
-		}
-		c.report(pos, fmt.Sprintf("%s is used after %s at %s", name, verb, c.where(r.instr.Pos())), r.instr.Pos())
 	}
+	return tainted
+}
+
+// phiTainted reports whether phi takes a tainted value on an edge from
+// inside reg.
+func (c *checker) phiTainted(phi *ssa.Phi, reg *region, tainted map[ssa.Value]bool) bool {
+	for i, e := range phi.Edges {
+		if er, _ := c.vs.of(e); tainted[er] && reg.endOf[phi.Block().Preds[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// usesTainted reports whether in reads tainted memory: it has a tainted
+// operand, and is neither a new name for that memory nor an operation
+// that reads none of it.
+func (c *checker) usesTainted(in ssa.Instruction, tainted map[ssa.Value]bool) bool {
+	if readsNoMemory(in) {
+		return false
+	}
+	if v, ok := in.(ssa.Value); ok {
+		if vr, _ := c.vs.of(v); tainted[vr] {
+			return false // the same memory under another name: its uses count
+		}
+	}
+	for _, op := range in.Operands(nil) {
+		if *op == nil {
+			continue
+		}
+		if or, _ := c.vs.of(*op); tainted[or] {
+			return true
+		}
+	}
+	return false
+}
+
+// readsNoMemory reports whether in reads nothing of the memory its
+// operands point to.
+func readsNoMemory(in ssa.Instruction) bool {
+	switch x := in.(type) {
+	case *ssa.Phi, *ssa.DebugRef:
+		return true
+	case *ssa.BinOp:
+		return x.Op == token.EQL || x.Op == token.NEQ // comparing a pointer reads no pooled memory
+	case *ssa.Call:
+		b, ok := x.Call.Value.(*ssa.Builtin)
+		return ok && (b.Name() == "len" || b.Name() == "cap") // a slice's length and capacity are the caller's copy
+	}
+	return false
+}
+
+// reportUse reports in, which uses r's value after r: a second Put, or a
+// use after Put or Close.
+func (c *checker) reportUse(r release, in ssa.Instruction, pos token.Pos, tainted map[ssa.Value]bool) {
+	name := c.name(r)
+	if ci, ok := in.(ssa.CallInstruction); ok && c.releasedAgain(r, ci, pos, name, tainted) {
+		return
+	}
+	c.report(pos, fmt.Sprintf("%s is used after %s at %s", name, verbOf(r.kind), c.where(r.instr.Pos())), r.instr.Pos())
+}
+
+// releasedAgain reports whether ci releases r's value a second time, and
+// reports a double Put.
+func (c *checker) releasedAgain(r release, ci ssa.CallInstruction, pos token.Pos, name string, tainted map[ssa.Value]bool) bool {
+	for _, r2 := range c.releasesAt(ci) {
+		if !tainted[r2.root] {
+			continue
+		}
+		if r2.kind == closeHandle && r.kind == closeHandle {
+			return true // double Close returns an error, by contract
+		}
+		if r2.kind == put && r.kind == put {
+			c.report(pos, fmt.Sprintf("%s is Put twice: it was already Put at %s", name, c.where(r.instr.Pos())), r.instr.Pos())
+			return true
+		}
+	}
+	return false
+}
+
+// verbOf names the operation of a release kind in a message.
+func verbOf(k kind) string {
+	if k == closeHandle {
+		return "Close"
+	}
+	return "Put"
 }
 
 // checkDeferred reports, for a deferred release, a second release on the
@@ -401,10 +434,6 @@ func (c *checker) checkAfter(fn *ssa.Function, r release) {
 func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
 	reg := after(d.instr, c.kills(fn, d.root))
 	name := c.name(d)
-	verb := "Put"
-	if d.kind == closeHandle {
-		verb = "Close"
-	}
 	for _, r := range rels {
 		if r.deferred || r.root != d.root || r.kind != put || d.kind != put || !reg.in[r.instr] {
 			continue
@@ -412,37 +441,48 @@ func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
 		c.report(r.instr.Pos(), fmt.Sprintf("%s is Put twice: here and by the deferred Put at %s", c.name(r), c.where(d.instr.Pos())), d.instr.Pos())
 	}
 	for _, in := range reg.instrs {
-		var vals []ssa.Value
-		what := "returned"
-		switch x := in.(type) {
-		case *ssa.Return:
-			vals = x.Results
-		case *ssa.Store:
-			if c.isResultSlot(x.Addr) {
-				vals = []ssa.Value{x.Val}
-			} else if c.escapes(x.Addr, d.root) {
-				vals = []ssa.Value{x.Val}
-				what = "stored"
-			}
-		case *ssa.Send:
-			vals = []ssa.Value{x.X}
-			what = "sent"
-		case *ssa.MapUpdate:
-			if c.escapes(x.Map, d.root) {
-				vals = []ssa.Value{x.Value}
-				what = "stored"
-			}
+		vals, what := c.leaving(in, d.root)
+		c.reportLeaving(in, vals, what, d, name)
+	}
+}
+
+// leaving returns the values in hands to the caller or to memory that
+// outlives the function, and what it does with them: returned, stored or
+// sent.
+func (c *checker) leaving(in ssa.Instruction, root ssa.Value) ([]ssa.Value, string) {
+	switch x := in.(type) {
+	case *ssa.Return:
+		return x.Results, "returned"
+	case *ssa.Store:
+		if c.isResultSlot(x.Addr) {
+			return []ssa.Value{x.Val}, "returned"
 		}
-		for _, v := range vals {
-			if vr, _ := c.vs.of(v); vr == d.root {
-				pos := posOf(in)
-				if !pos.IsValid() {
-					pos = posOf(v.(ssa.Instruction))
-				}
-				c.report(pos, fmt.Sprintf("%s is %s, but the deferred %s at %s gives it back when the function returns", c.describe(v, name), what, verb, c.where(d.instr.Pos())), d.instr.Pos())
-				break
-			}
+		if c.escapes(x.Addr, root) {
+			return []ssa.Value{x.Val}, "stored"
 		}
+	case *ssa.Send:
+		return []ssa.Value{x.X}, "sent"
+	case *ssa.MapUpdate:
+		if c.escapes(x.Map, root) {
+			return []ssa.Value{x.Value}, "stored"
+		}
+	}
+	return nil, ""
+}
+
+// reportLeaving reports the first of vals that is d's value, which in
+// hands on while d gives it back at return.
+func (c *checker) reportLeaving(in ssa.Instruction, vals []ssa.Value, what string, d release, name string) {
+	for _, v := range vals {
+		if vr, _ := c.vs.of(v); vr != d.root {
+			continue
+		}
+		pos := posOf(in)
+		if !pos.IsValid() {
+			pos = posOf(v.(ssa.Instruction))
+		}
+		c.report(pos, fmt.Sprintf("%s is %s, but the deferred %s at %s gives it back when the function returns", c.describe(v, name), what, verbOf(d.kind), c.where(d.instr.Pos())), d.instr.Pos())
+		return
 	}
 }
 
@@ -451,42 +491,53 @@ func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
 func (c *checker) checkEscapeBeforePut(fn *ssa.Function, rels []release) {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
-			var v ssa.Value
-			identityToo := false
-			switch x := in.(type) {
-			case *ssa.Store:
-				v = x.Val
-				if r, _ := c.vs.of(v); !c.escapes(x.Addr, r) {
-					continue
-				}
-			case *ssa.Send:
-				v, identityToo = x.X, true
-			case *ssa.MapUpdate:
-				v = x.Value
-				if r, _ := c.vs.of(v); !c.escapes(x.Map, r) {
-					continue
-				}
-			default:
+			v, identityToo := c.escaping(in)
+			if v == nil {
 				continue
 			}
 			root, derived := c.vs.of(v)
 			if !derived && !identityToo {
 				continue
 			}
-			var reg *region
-			for _, r := range rels {
-				if r.deferred || r.kind != put || r.root != root {
-					continue
-				}
-				if reg == nil {
-					reg = after(in, c.kills(fn, root))
-				}
-				if reg.in[r.instr] {
-					pos := posOf(in)
-					c.report(pos, fmt.Sprintf("%s escapes, but %s is Put at %s: whoever keeps it reads memory the pool hands out again", c.describe(v, c.name(r)), c.name(r), c.where(r.instr.Pos())), r.instr.Pos())
-					break
-				}
-			}
+			c.checkPutAfter(fn, in, v, root, rels)
+		}
+	}
+}
+
+// escaping returns the value in stores where it outlives the function, or
+// sends, and whether the value itself counts, not only memory of it (a
+// send hands over both).
+func (c *checker) escaping(in ssa.Instruction) (v ssa.Value, identityToo bool) {
+	switch x := in.(type) {
+	case *ssa.Store:
+		if r, _ := c.vs.of(x.Val); c.escapes(x.Addr, r) {
+			return x.Val, false
+		}
+	case *ssa.Send:
+		return x.X, true
+	case *ssa.MapUpdate:
+		if r, _ := c.vs.of(x.Value); c.escapes(x.Map, r) {
+			return x.Value, false
+		}
+	}
+	return nil, false
+}
+
+// checkPutAfter reports in, where v of class root escapes, if a Put of
+// root follows it on some path.
+func (c *checker) checkPutAfter(fn *ssa.Function, in ssa.Instruction, v, root ssa.Value, rels []release) {
+	var reg *region
+	for _, r := range rels {
+		if r.deferred || r.kind != put || r.root != root {
+			continue
+		}
+		if reg == nil {
+			reg = after(in, c.kills(fn, root))
+		}
+		if reg.in[r.instr] {
+			pos := posOf(in)
+			c.report(pos, fmt.Sprintf("%s escapes, but %s is Put at %s: whoever keeps it reads memory the pool hands out again", c.describe(v, c.name(r)), c.name(r), c.where(r.instr.Pos())), r.instr.Pos())
+			return
 		}
 	}
 }
@@ -535,47 +586,55 @@ func isResultSlot(addr ssa.Value) bool {
 // kills returns, per block of fn, the index where root's value is defined
 // afresh: a path through it no longer carries the released value.
 func (c *checker) kills(fn *ssa.Function, root ssa.Value) map[*ssa.BasicBlock][]int {
-	k := make(map[*ssa.BasicBlock][]int)
-	add := func(in ssa.Instruction) {
-		if in == nil || in.Block() == nil || in.Parent() != fn {
-			return
-		}
-		b := in.Block()
-		k[b] = append(k[b], slices.Index(b.Instrs, in))
+	if loc, ok := c.vs.fields[root]; ok {
+		return c.fieldKills(fn, loc)
 	}
+	k := make(map[*ssa.BasicBlock][]int)
 	members := c.vs.members[root]
 	if len(members) == 0 {
 		members = []ssa.Value{root}
 	}
-	if loc, ok := c.vs.fields[root]; ok {
-		// The loads are the one value; a store to the field, or a call
-		// that may store to it, ends it, as does a new holder.
-		for b, ks := range c.kills(fn, loc.base) {
-			k[b] = append(k[b], ks...)
-		}
-		for _, b := range fn.Blocks {
-			for i, in := range b.Instrs {
-				switch x := in.(type) {
-				case *ssa.Store:
-					if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fieldOf(fa) == loc.f {
-						k[b] = append(k[b], i)
-					}
-				case ssa.CallInstruction:
-					if c.receives(x, loc.base) {
-						k[b] = append(k[b], i+1)
-					}
-				}
-			}
-		}
-		return k
-	}
 	for _, m := range members {
 		if st, ok := c.vs.single[m]; ok {
-			add(st)
+			addKill(k, fn, st)
 			continue
 		}
 		if in, ok := m.(ssa.Instruction); ok {
-			add(in)
+			addKill(k, fn, in)
+		}
+	}
+	return k
+}
+
+// addKill records in as a kill, if it is an instruction of fn.
+func addKill(k map[*ssa.BasicBlock][]int, fn *ssa.Function, in ssa.Instruction) {
+	if in == nil || in.Block() == nil || in.Parent() != fn {
+		return
+	}
+	b := in.Block()
+	k[b] = append(k[b], slices.Index(b.Instrs, in))
+}
+
+// fieldKills returns the kills of the loads of field loc: they are the one
+// value until a store to the field, a call that may store to it, or a new
+// holder.
+func (c *checker) fieldKills(fn *ssa.Function, loc fieldLoc) map[*ssa.BasicBlock][]int {
+	k := make(map[*ssa.BasicBlock][]int)
+	for b, ks := range c.kills(fn, loc.base) {
+		k[b] = append(k[b], ks...)
+	}
+	for _, b := range fn.Blocks {
+		for i, in := range b.Instrs {
+			switch x := in.(type) {
+			case *ssa.Store:
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fieldOf(fa) == loc.f {
+					k[b] = append(k[b], i)
+				}
+			case ssa.CallInstruction:
+				if c.receives(x, loc.base) {
+					k[b] = append(k[b], i+1)
+				}
+			}
 		}
 	}
 	return k
@@ -645,43 +704,52 @@ func (c *checker) name(r release) string {
 	if ce == nil || r.helper == "the function literal" {
 		return c.className(r.root)
 	}
-	// The callee's argument r.argIndex in the call's source: a bound
-	// method value's receiver is not written there, a method call's
-	// receiver is the selector's operand.
-	shift := 0
 	common := r.instr.Common()
-	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
-		if fn, _ := mc.Fn.(*ssa.Function); fn != nil && strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
-			shift = len(mc.Bindings)
-		}
-	} else if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
-		if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
-			shift = 1
-		}
-	}
-	if _, ok := common.Value.(*ssa.MakeClosure); ok && shift == 0 {
+	shift := c.argShift(common, ce)
+	if _, ok := common.Value.(*ssa.MakeClosure); ok && shift == 0 && r.argIndex >= len(ce.Args) {
 		// A function literal: the fact indexes its parameters, then its
 		// free variables, which the source does not name at the call.
-		if r.argIndex >= len(ce.Args) {
-			return c.className(r.root)
+		return c.className(r.root)
+	}
+	if e := argExpr(ce, r.argIndex, shift); e != nil {
+		return types.ExprString(e)
+	}
+	if n := c.className(r.root); n != "the value" {
+		return n
+	}
+	return "the " + types.TypeString(r.arg.Type(), types.RelativeTo(c.pass.Pkg))
+}
+
+// argShift returns how many of the callee's leading arguments the call's
+// source does not write in its argument list: a bound method value's
+// receiver, or a method call's receiver, the selector's operand.
+func (c *checker) argShift(common *ssa.CallCommon, ce *ast.CallExpr) int {
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		if fn, _ := mc.Fn.(*ssa.Function); fn != nil && strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+			return len(mc.Bindings)
+		}
+		return 0
+	}
+	if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
+		if s := c.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
+			return 1
 		}
 	}
-	var e ast.Expr
-	switch i := r.argIndex - shift; {
-	case i >= 0 && i < len(ce.Args):
-		e = ce.Args[i]
-	case r.argIndex == 0 && shift == 1:
+	return 0
+}
+
+// argExpr returns the source expression of the callee's argument
+// argIndex, or nil when the call does not write it.
+func argExpr(ce *ast.CallExpr, argIndex, shift int) ast.Expr {
+	if i := argIndex - shift; i >= 0 && i < len(ce.Args) {
+		return ce.Args[i]
+	}
+	if argIndex == 0 && shift == 1 {
 		if sel, ok := ast.Unparen(ce.Fun).(*ast.SelectorExpr); ok {
-			e = sel.X
+			return sel.X
 		}
 	}
-	if e == nil {
-		if n := c.className(r.root); n != "the value" {
-			return n
-		}
-		return "the " + types.TypeString(r.arg.Type(), types.RelativeTo(c.pass.Pkg))
-	}
-	return types.ExprString(e)
+	return nil
 }
 
 // className names a class of values by a variable in it.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 	"github.com/reuse-go/reuse/reusetest"
 )
@@ -346,7 +347,11 @@ func TestAllocs(t *testing.T) {
 			b.AppendTime(time.Unix(0, 0).UTC(), time.RFC1123)
 			p.Put(b)
 		}
-		for range 10000 { // let the pool calibrate to this workload
+		// Let the pool calibrate to this workload. It follows the shift
+		// down from 100 bytes after about 10000 Puts (the median of the
+		// samples must move, and three calibrations agree), then drops the
+		// Buffers whose home arrays are now too large: 30000 leaves margin.
+		for range 30000 {
 			f()
 		}
 		reusetest.AllocsAtMost(t, 0, f)
@@ -529,6 +534,11 @@ func TestDefaultCapSettles(t *testing.T) {
 // an array above the classes kept. The old rule (keep a class holding 1% of
 // the Puts) reallocated one op in ten to twenty.
 func TestPoolReusesSmoothTails(t *testing.T) {
+	if debug.Enabled {
+		// Seen at 0.019 allocs/op under the debug build, whose checks on
+		// every Get and Put the claim is not made for.
+		t.Skip("allocation counts are claimed for the normal build")
+	}
 	reusetest.KeepPooled(t)
 	tests := []struct {
 		name   string

@@ -41,6 +41,29 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 	if len(fn.Blocks) == 0 {
 		return nil
 	}
+	rels := c.releasesIn(fn)
+	if len(rels) == 0 {
+		return nil
+	}
+	var f releasesFact
+	for i, v := range candidates(fn) {
+		rep, _ := c.vs.of(v)
+		if c.givenBack(fn, rep, put, rels) {
+			f.Put = append(f.Put, i)
+		}
+		if c.givenBack(fn, rep, closeHandle, rels) {
+			f.Close = append(f.Close, i)
+		}
+	}
+	if len(f.Put) == 0 && len(f.Close) == 0 {
+		return nil
+	}
+	return &f
+}
+
+// candidates lists what a fact of fn indexes: its parameters, then its
+// free variables.
+func candidates(fn *ssa.Function) []ssa.Value {
 	cands := make([]ssa.Value, 0, len(fn.Params)+len(fn.FreeVars))
 	for _, p := range fn.Params {
 		cands = append(cands, p)
@@ -48,6 +71,11 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 	for _, fv := range fn.FreeVars {
 		cands = append(cands, fv)
 	}
+	return cands
+}
+
+// releasesIn lists the releases of fn, but those in a go statement.
+func (c *checker) releasesIn(fn *ssa.Function) []release {
 	var rels []release
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
@@ -58,43 +86,30 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 			}
 		}
 	}
-	if len(rels) == 0 {
-		return nil
-	}
-	var f releasesFact
-	for i, v := range cands {
-		rep, _ := c.vs.of(v)
-		for _, k := range []kind{put, closeHandle} {
-			gen := make(map[*ssa.BasicBlock]bool)
-			for _, r := range rels {
-				if r.root == rep && r.kind == k {
-					gen[r.instr.Block()] = true
-				}
-			}
-			if len(gen) == 0 {
-				continue
-			}
-			// A branch on the value alone (a nil check, a size limit)
-			// decides between giving it back and dropping it: either
-			// way the caller no longer owns it.
-			for _, b := range fn.Blocks {
-				if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly(iff.Cond, rep, 0) {
-					gen[b] = true
-				}
-			}
-			if mustPass(fn, gen) {
-				if k == put {
-					f.Put = append(f.Put, i)
-				} else {
-					f.Close = append(f.Close, i)
-				}
-			}
+	return rels
+}
+
+// givenBack reports whether fn releases the value of class rep with a
+// release of kind k on every path that returns.
+func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []release) bool {
+	gen := make(map[*ssa.BasicBlock]bool)
+	for _, r := range rels {
+		if r.root == rep && r.kind == k {
+			gen[r.instr.Block()] = true
 		}
 	}
-	if len(f.Put) == 0 && len(f.Close) == 0 {
-		return nil
+	if len(gen) == 0 {
+		return false
 	}
-	return &f
+	// A branch on the value alone (a nil check, a size limit) decides
+	// between giving it back and dropping it: either way the caller no
+	// longer owns it.
+	for _, b := range fn.Blocks {
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly(iff.Cond, rep, 0) {
+			gen[b] = true
+		}
+	}
+	return mustPass(fn, gen)
 }
 
 // mustPass reports whether every path from fn's entry to a return passes

@@ -85,67 +85,102 @@ func posOr(p, q token.Pos) token.Pos {
 func (c *checker) escapesFunc(fn *ssa.Function, rep ssa.Value) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
-			uses := false
-			for _, op := range in.Operands(nil) {
-				if *op != nil {
-					if r, _ := c.vs.of(*op); r == rep {
-						uses = true
-					}
-				}
-			}
-			if !uses {
-				continue
-			}
-			if v, ok := in.(ssa.Value); ok {
-				if r, _ := c.vs.of(v); r == rep {
-					continue // the same memory under another name: its uses count
-				}
-			}
-			switch x := in.(type) {
-			case *ssa.BinOp, *ssa.DebugRef:
-				continue
-			case *ssa.Store:
-				if r, _ := c.vs.of(x.Addr); r == rep {
-					continue // into the pooled value itself
-				}
-				if _, single := c.vs.single[x.Addr]; single {
-					continue
-				}
-				return true
-			case *ssa.Go:
-				return true
-			case ssa.CallInstruction:
-				if len(c.releasesAt(x)) > 0 {
-					continue
-				}
-				common := x.Common()
-				if _, ok := common.Value.(*ssa.Builtin); ok {
-					continue // len, cap, copy, append: nothing keeps it
-				}
-				args := common.Args
-				if recv, _ := methodCall(common); recv != nil && !common.IsInvoke() {
-					if r, _ := c.vs.of(recv); r == rep {
-						args = args[1:]
-					}
-				}
-				for _, a := range args {
-					r, derived := c.vs.of(a)
-					if r != rep {
-						continue
-					}
-					if !derived || mayReturnMemory(common.Signature().Results()) {
-						return true // a callee may keep it or hand it back
-					}
-				}
-				if v := x.Value(); v != nil && common.IsInvoke() {
-					if r, _ := c.vs.of(common.Value); r == rep {
-						return true
-					}
-				}
-				continue
-			default:
+			if c.usesClass(in, rep) && c.escapingUse(in, rep) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// usesClass reports whether in has an operand of class rep and is not
+// itself a value of that class (the same memory under another name: its
+// uses count).
+func (c *checker) usesClass(in ssa.Instruction, rep ssa.Value) bool {
+	uses := false
+	for _, op := range in.Operands(nil) {
+		if *op != nil {
+			if r, _ := c.vs.of(*op); r == rep {
+				uses = true
+			}
+		}
+	}
+	if !uses {
+		return false
+	}
+	if v, ok := in.(ssa.Value); ok {
+		if r, _ := c.vs.of(v); r == rep {
+			return false
+		}
+	}
+	return true
+}
+
+// escapingUse reports whether in, which uses the value of class rep, may
+// let it outlive the function or hand it on.
+func (c *checker) escapingUse(in ssa.Instruction, rep ssa.Value) bool {
+	switch x := in.(type) {
+	case *ssa.BinOp, *ssa.DebugRef:
+		return false
+	case *ssa.Store:
+		return c.storeEscapes(x, rep)
+	case *ssa.Go:
+		return true
+	case ssa.CallInstruction:
+		return c.callEscapes(x, rep)
+	}
+	return true
+}
+
+// storeEscapes reports whether st stores the value of class rep anywhere
+// but into the pooled value itself or a once-stored local.
+func (c *checker) storeEscapes(st *ssa.Store, rep ssa.Value) bool {
+	if r, _ := c.vs.of(st.Addr); r == rep {
+		return false // into the pooled value itself
+	}
+	_, single := c.vs.single[st.Addr]
+	return !single
+}
+
+// callEscapes reports whether a call that uses the value of class rep may
+// keep it or hand it back: a release or a builtin does not (len, cap,
+// copy, append: nothing keeps it).
+func (c *checker) callEscapes(x ssa.CallInstruction, rep ssa.Value) bool {
+	if len(c.releasesAt(x)) > 0 {
+		return false
+	}
+	common := x.Common()
+	if _, ok := common.Value.(*ssa.Builtin); ok {
+		return false
+	}
+	if c.argEscapes(common, rep) {
+		return true
+	}
+	if v := x.Value(); v != nil && common.IsInvoke() {
+		if r, _ := c.vs.of(common.Value); r == rep {
+			return true
+		}
+	}
+	return false
+}
+
+// argEscapes reports whether the call passes the value of class rep as an
+// argument other than a static method's receiver, whole, or as memory of
+// it to a callee whose results may carry it back.
+func (c *checker) argEscapes(common *ssa.CallCommon, rep ssa.Value) bool {
+	args := common.Args
+	if recv, _ := methodCall(common); recv != nil && !common.IsInvoke() {
+		if r, _ := c.vs.of(recv); r == rep {
+			args = args[1:]
+		}
+	}
+	for _, a := range args {
+		r, derived := c.vs.of(a)
+		if r != rep {
+			continue
+		}
+		if !derived || mayReturnMemory(common.Signature().Results()) {
+			return true // a callee may keep it or hand it back
 		}
 	}
 	return false

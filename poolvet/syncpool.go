@@ -70,29 +70,12 @@ func (c *checker) resetIn(fn *ssa.Function, rep ssa.Value) bool {
 		for _, in := range b.Instrs {
 			switch x := in.(type) {
 			case *ssa.Return:
-				for _, v := range x.Results {
-					if r, _ := c.vs.of(v); r == rep {
-						return true
-					}
+				if c.returnsClass(x, rep) {
+					return true
 				}
 			case ssa.CallInstruction:
-				common := x.Common()
-				if recv, name := methodCall(common); recv != nil && (name == "Reset" || name == "Truncate") {
-					if r, _ := c.vs.of(recv); r == rep {
-						return true
-					}
-				}
-				callee, args := callTarget(common)
-				if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg {
-					continue
-				}
-				for i, a := range args {
-					if r, _ := c.vs.of(a); r == rep && i < len(callee.Params) {
-						pr, _ := c.vs.of(callee.Params[i])
-						if c.resetInShallow(callee, pr) {
-							return true
-						}
-					}
+				if c.callResets(x.Common(), rep) {
+					return true
 				}
 			}
 		}
@@ -100,15 +83,55 @@ func (c *checker) resetIn(fn *ssa.Function, rep ssa.Value) bool {
 	return false
 }
 
+// returnsClass reports whether ret returns the value of class rep.
+func (c *checker) returnsClass(ret *ssa.Return, rep ssa.Value) bool {
+	for _, v := range ret.Results {
+		if r, _ := c.vs.of(v); r == rep {
+			return true
+		}
+	}
+	return false
+}
+
+// callResets reports whether a call resets the value of class rep, or
+// passes it to a function of this package that resets that parameter.
+func (c *checker) callResets(common *ssa.CallCommon, rep ssa.Value) bool {
+	if c.isResetOf(common, rep) {
+		return true
+	}
+	callee, args := callTarget(common)
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg != c.pass.Pkg {
+		return false
+	}
+	for i, a := range args {
+		if r, _ := c.vs.of(a); r == rep && i < len(callee.Params) {
+			pr, _ := c.vs.of(callee.Params[i])
+			if c.resetInShallow(callee, pr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isResetOf reports whether a call is Reset or Truncate on the value of
+// class rep.
+func (c *checker) isResetOf(common *ssa.CallCommon, rep ssa.Value) bool {
+	recv, name := methodCall(common)
+	if recv == nil || (name != "Reset" && name != "Truncate") {
+		return false
+	}
+	r, _ := c.vs.of(recv)
+	return r == rep
+}
+
+// resetInShallow reports whether fn itself calls Reset or Truncate on the
+// value of class rep.
 func (c *checker) resetInShallow(fn *ssa.Function, rep ssa.Value) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
-			if ci, ok := in.(ssa.CallInstruction); ok {
-				if recv, name := methodCall(ci.Common()); recv != nil && (name == "Reset" || name == "Truncate") {
-					if r, _ := c.vs.of(recv); r == rep {
-						return true
-					}
-				}
+			if ci, ok := in.(ssa.CallInstruction); ok && c.isResetOf(ci.Common(), rep) {
+				return true
 			}
 		}
 	}

@@ -37,6 +37,9 @@ const (
 	// settle is how many calibrations in a row must ask the default
 	// capacity to move, the same way, before it does.
 	settle = 3
+	// nearMargin is how far past defaultQuantile the share of the lengths
+	// must be for the default to move by one class.
+	nearMargin = 0.1
 	// slotsPerClass is how many arrays of one class the pool keeps at most.
 	slotsPerClass = 8
 	// maxCells bounds the number of sampler cells.
@@ -192,13 +195,18 @@ func (p *Pool) calibrate(st *state) {
 	if best < 0 { // the quantile is above MaxCap: those Buffers are never kept
 		best, _ = sizeclass.Floor(min(initialCap, p.maxCapBytes()))
 	}
-	// Hysteresis: the quantile of samples moves with their noise. The
-	// default capacity moves only when settle calibrations in a row ask for
-	// a move the same way, so that it settles on a distribution that does
-	// not change and follows one that does within a few calibrations.
-	if cur := int(p.def.Load()) - 1; cur >= 0 && (best == cur-1 || best == cur+1) {
-		// One class off is a quarter of room more or less, about what the
-		// quantile moves with the noise of the samples: not worth a move.
+	// Hysteresis: the quantile of samples moves with their noise. A move of
+	// one class is made only when the quantile is clearly in the other
+	// class: the lengths that fit in the current default are below
+	// defaultQuantile-nearMargin of the Puts (move up), or those that fit
+	// in the class below are above defaultQuantile+nearMargin (move down);
+	// a median that sits near a class boundary does not make the default
+	// flip between the two. And any move is made only when settle
+	// calibrations in a row ask for it the same way. So the default
+	// settles on a distribution that does not change and follows one that
+	// does within a few calibrations.
+	if cur := int(p.def.Load()) - 1; cur >= 0 && (best == cur+1 && share(st, cur, total) > defaultQuantile-nearMargin ||
+		best == cur-1 && share(st, cur-1, total) < defaultQuantile+nearMargin) {
 		best, st.moves = cur, 0
 	} else if cur >= 0 && best != cur {
 		dir := int32(1)
@@ -275,4 +283,14 @@ func (p *Pool) calibrate(st *state) {
 	p.homeMax.Store(int64(sizeclass.Size(min(best+homeSlack, nClasses-1))))
 	p.refreshLimit()
 	st.calibrations.Add(1)
+}
+
+// share returns the share of the weight of the samples in classes up to c,
+// of total.
+func share(st *state, c int, total float64) float64 {
+	w := 0.0
+	for i := 0; i <= c && i < len(st.weight); i++ {
+		w += st.weight[i]
+	}
+	return w / total
 }

@@ -56,11 +56,12 @@
 //   - the default capacity of new Buffers: the class of the median length,
 //     so that half the Buffers never grow and the other half grow from the
 //     size-class caches below. It moves only when three calibrations in a
-//     row ask for a move the same way, and never by a single class (a
-//     quarter more or less room, about what the median moves with the noise
-//     of the samples), so that it settles on a workload that does not
-//     change. A Buffer whose home array is more than a class above the
-//     default is dropped at Put, so the Buffers follow the default down;
+//     row ask for a move the same way, and by a single class (a quarter
+//     more or less room) only when the median is clearly in the other class
+//     (less than 40% of the lengths fit in the current default, or more
+//     than 60% in the class below), so that it settles on a workload that
+//     does not change. A Buffer whose home array is more than a class above
+//     the default is dropped at Put, so the Buffers follow the default down;
 //   - which classes of larger arrays are kept: every class up to the top of
 //     the lengths, the largest class at or above which lengths still make
 //     0.01% of the Puts (0.0025% for a class already kept), within MaxCap.

@@ -148,6 +148,30 @@ var stdGzip = GzipFrom(func(level int) (Deflater, error) {
 
 // validate checks c and returns the form the handler uses.
 func (c Config) validate() (Config, error) {
+	c.defaults()
+	if err := c.checkRanges(); err != nil {
+		return c, err
+	}
+	if c.JitterPrefix == 0 {
+		c.JitterPrefix = DefaultJitterPrefix
+	}
+	if c.Encodings == nil {
+		c.Encodings = []Encoding{stdGzip}
+	}
+	if len(c.Encodings) == 0 || len(c.Encodings) > maxEncodings {
+		return c, fmt.Errorf("%w: %d encodings, want 1 to %d", ErrConfig, len(c.Encodings), maxEncodings)
+	}
+	c.Encodings = append([]Encoding(nil), c.Encodings...)
+	for _, e := range c.Encodings {
+		if err := checkEncoding(e, c.Level); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// defaults fills in the zero fields that have a default.
+func (c *Config) defaults() {
 	if c.Level == 0 {
 		c.Level = gzip.DefaultCompression
 	}
@@ -159,42 +183,38 @@ func (c Config) validate() (Config, error) {
 	if c.ContentTypes == nil {
 		c.ContentTypes = Compressible
 	}
-	if c.ETag > ETagKeep {
-		return c, fmt.Errorf("%w: ETag mode %d", ErrConfig, c.ETag)
+}
+
+// checkRanges reports the numeric fields out of their range.
+func (c *Config) checkRanges() error {
+	switch {
+	case c.ETag > ETagKeep:
+		return fmt.Errorf("%w: ETag mode %d", ErrConfig, c.ETag)
+	case c.Jitter < 0 || c.Jitter > 65535:
+		return fmt.Errorf("%w: Jitter %d not in [0, 65535]", ErrConfig, c.Jitter)
+	case c.JitterPrefix < 0:
+		return fmt.Errorf("%w: negative JitterPrefix %d", ErrConfig, c.JitterPrefix)
+	case c.RequestLimit < 0:
+		return fmt.Errorf("%w: negative RequestLimit %d", ErrConfig, c.RequestLimit)
 	}
-	if c.Jitter < 0 || c.Jitter > 65535 {
-		return c, fmt.Errorf("%w: Jitter %d not in [0, 65535]", ErrConfig, c.Jitter)
+	return nil
+}
+
+// checkEncoding reports an Encoding whose name cannot appear in
+// Content-Encoding, or whose writer fails at level.
+func checkEncoding(e Encoding, level int) error {
+	if e.Name == "" || e.NewWriter == nil || strings.ContainsAny(e.Name, ",; \t") ||
+		strings.EqualFold(e.Name, "identity") || e.Name == "*" {
+		return fmt.Errorf("%w: encoding %q", ErrConfig, e.Name)
 	}
-	if c.JitterPrefix < 0 {
-		return c, fmt.Errorf("%w: negative JitterPrefix %d", ErrConfig, c.JitterPrefix)
+	w, err := e.NewWriter(io.Discard, level, 0)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrConfig, e.Name, err)
 	}
-	if c.JitterPrefix == 0 {
-		c.JitterPrefix = DefaultJitterPrefix
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrConfig, e.Name, err)
 	}
-	if c.RequestLimit < 0 {
-		return c, fmt.Errorf("%w: negative RequestLimit %d", ErrConfig, c.RequestLimit)
-	}
-	if c.Encodings == nil {
-		c.Encodings = []Encoding{stdGzip}
-	}
-	if len(c.Encodings) == 0 || len(c.Encodings) > maxEncodings {
-		return c, fmt.Errorf("%w: %d encodings, want 1 to %d", ErrConfig, len(c.Encodings), maxEncodings)
-	}
-	c.Encodings = append([]Encoding(nil), c.Encodings...)
-	for _, e := range c.Encodings {
-		if e.Name == "" || e.NewWriter == nil || strings.ContainsAny(e.Name, ",; \t") ||
-			strings.EqualFold(e.Name, "identity") || e.Name == "*" {
-			return c, fmt.Errorf("%w: encoding %q", ErrConfig, e.Name)
-		}
-		w, err := e.NewWriter(io.Discard, c.Level, 0)
-		if err != nil {
-			return c, fmt.Errorf("%w: %s: %w", ErrConfig, e.Name, err)
-		}
-		if err := w.Close(); err != nil {
-			return c, fmt.Errorf("%w: %s: %w", ErrConfig, e.Name, err)
-		}
-	}
-	return c, nil
+	return nil
 }
 
 // Compressible is the default Config.ContentTypes. It reports false for

@@ -114,31 +114,48 @@ func bodyAllowed(code int) bool {
 // many bytes of the body to buffer before deciding.
 func (w *rwState) plan() (plain bool, need int) {
 	hdr := w.rw.Header()
-	if (w.status != 0 && (!bodyAllowed(w.status) || w.status == http.StatusPartialContent)) ||
-		len(hdr["Content-Encoding"]) > 0 || len(hdr["Content-Range"]) > 0 {
-		return true, 0
-	}
-	ct, hasCT := hdr["Content-Type"]
-	if len(ct) > 0 && !w.e.c.ContentTypes(ct[0]) {
+	if w.headersRuleOut(hdr) {
 		return true, 0
 	}
 	need = w.minSize()
-	if cl, ok := hdr["Content-Length"]; ok && len(cl) > 0 {
-		n, err := strconv.ParseInt(strings.TrimSpace(cl[0]), 10, 64)
-		if err == nil && n >= 0 {
-			if n < int64(w.minSize()) || n == 0 {
-				return true, 0
-			}
-			need = 0 // big enough
+	if n, ok := contentLength(hdr); ok {
+		if n < int64(w.minSize()) || n == 0 {
+			return true, 0
 		}
+		need = 0 // big enough
 	}
-	if !hasCT {
+	if _, hasCT := hdr["Content-Type"]; !hasCT {
 		need = max(need, sniffLen)
 	}
 	if w.e.c.Jitter > 0 {
 		need = max(need, w.e.c.JitterPrefix)
 	}
 	return false, need
+}
+
+// headersRuleOut reports whether the status or the headers alone rule
+// compression out: a response without a body or a partial one, a body the
+// handler encoded or ranged itself, or a content type not to compress.
+func (w *rwState) headersRuleOut(hdr http.Header) bool {
+	if w.status != 0 && (!bodyAllowed(w.status) || w.status == http.StatusPartialContent) {
+		return true
+	}
+	if len(hdr["Content-Encoding"]) > 0 || len(hdr["Content-Range"]) > 0 {
+		return true
+	}
+	ct := hdr["Content-Type"]
+	return len(ct) > 0 && !w.e.c.ContentTypes(ct[0])
+}
+
+// contentLength returns the Content-Length the handler set, if it is a
+// valid one.
+func contentLength(hdr http.Header) (int64, bool) {
+	cl := hdr["Content-Length"]
+	if len(cl) == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(cl[0]), 10, 64)
+	return n, err == nil && n >= 0
 }
 
 // Write buffers the start of the body until the response can be decided,
@@ -325,24 +342,7 @@ func (w *rwState) releaseBuf() {
 func (w *rwState) finish() {
 	switch w.state {
 	case stateUndecided:
-		if w.body != nil && w.body.tooLarge && w.status == 0 && (w.buf == nil || len(*w.buf) == 0) {
-			w.status = http.StatusRequestEntityTooLarge
-			w.startPlain()
-			break
-		}
-		var b []byte
-		if w.buf != nil {
-			b = *w.buf
-		}
-		if plain, _ := w.plan(); plain || len(b) == 0 {
-			w.startPlain()
-		} else {
-			w.decide(b, true, false)
-		}
-		if w.state == stateCompress {
-			w.c.Close()
-			w.c = nil
-		}
+		w.finishUndecided()
 	case stateCompress:
 		w.c.Close()
 		w.c = nil
@@ -356,6 +356,31 @@ func (w *rwState) finish() {
 	w.state = stateDone
 	if w.body != nil {
 		w.body.Close()
+	}
+}
+
+// finishUndecided is finish for a response whose handler returned before
+// the response was decided: a request body over the limit with nothing
+// written becomes a 413; otherwise what is buffered is sent, compressed or
+// not as it would have been.
+func (w *rwState) finishUndecided() {
+	var b []byte
+	if w.buf != nil {
+		b = *w.buf
+	}
+	if w.body != nil && w.body.tooLarge && w.status == 0 && len(b) == 0 {
+		w.status = http.StatusRequestEntityTooLarge
+		w.startPlain()
+		return
+	}
+	if plain, _ := w.plan(); plain || len(b) == 0 {
+		w.startPlain()
+	} else {
+		w.decide(b, true, false)
+	}
+	if w.state == stateCompress {
+		w.c.Close()
+		w.c = nil
 	}
 }
 

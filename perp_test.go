@@ -187,7 +187,7 @@ func TestManyIdlePools(t *testing.T) {
 			ps := make([]reuse.Slices[byte], n)
 			return func(i int) { ps[i].Put(ps[i].Get(64)) }
 		}()},
-		{"bytebuf", 1 << 10, func() func(int) {
+		{"bytebuf", 96, func() func(int) { // measured 32-44 B on amd64, 80 B under js/wasm
 			ps := make([]bytebuf.Pool, n)
 			return func(i int) { ps[i].Put(ps[i].Get()) }
 		}()},

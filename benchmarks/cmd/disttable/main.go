@@ -125,38 +125,12 @@ func parse(r io.Reader) (map[key]map[string][]float64, []key, error) {
 		if len(f) < 4 || !strings.HasPrefix(f[0], "BenchmarkDist/") {
 			continue
 		}
-		name, procs := f[0], 1
-		if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
-			if p, err := strconv.Atoi(name[i+1:]); err == nil {
-				name, procs = name[:i], p
-			}
-		}
-		k := key{procs: procs}
-		for _, part := range strings.Split(name, "/")[1:] {
-			kv := strings.SplitN(part, "=", 2)
-			if len(kv) != 2 {
-				continue
-			}
-			switch kv[0] {
-			case "workload":
-				k.workload = kv[1]
-			case "mode":
-				k.mode = kv[1]
-			case "impl":
-				k.impl = kv[1]
-			}
-		}
+		k := parseName(f[0])
 		if samples[k] == nil {
 			samples[k] = map[string][]float64{}
 		}
-		for i := 2; i+1 < len(f); i += 2 {
-			v, err := strconv.ParseFloat(f[i], 64)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%q: %v", sc.Text(), err)
-			}
-			if slices.Contains(metrics, f[i+1]) {
-				samples[k][f[i+1]] = append(samples[k][f[i+1]], v)
-			}
+		if err := addSamples(samples[k], f); err != nil {
+			return nil, nil, fmt.Errorf("%q: %v", sc.Text(), err)
 		}
 		g := k
 		g.impl = ""
@@ -176,6 +150,48 @@ func parse(r io.Reader) (map[key]map[string][]float64, []key, error) {
 		return a.procs - b.procs
 	})
 	return samples, order, sc.Err()
+}
+
+// parseName reads a benchmark's key from its name, as
+// BenchmarkDist/workload=W/mode=M/impl=I-P.
+func parseName(name string) key {
+	procs := 1
+	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
+		if p, err := strconv.Atoi(name[i+1:]); err == nil {
+			name, procs = name[:i], p
+		}
+	}
+	k := key{procs: procs}
+	for _, part := range strings.Split(name, "/")[1:] {
+		name, value, ok := strings.Cut(part, "=")
+		if !ok {
+			continue
+		}
+		switch name {
+		case "workload":
+			k.workload = value
+		case "mode":
+			k.mode = value
+		case "impl":
+			k.impl = value
+		}
+	}
+	return k
+}
+
+// addSamples adds to m the value of every metric of the line's fields f
+// that the table shows.
+func addSamples(m map[string][]float64, f []string) error {
+	for i := 2; i+1 < len(f); i += 2 {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(metrics, f[i+1]) {
+			m[f[i+1]] = append(m[f[i+1]], v)
+		}
+	}
+	return nil
 }
 
 func ns(v float64) string {

@@ -148,7 +148,8 @@ func (p *Pool) sample(b *Buffer, w uint64) {
 
 // calibrate recomputes the default capacity, the classes kept and the growth
 // targets from the samples, unless another goroutine is already at it. It
-// does not allocate.
+// does not allocate, nor do the steps it calls, which run on the goroutine
+// that holds busy.
 func (p *Pool) calibrate(st *state) {
 	if !st.busy.CompareAndSwap(false, true) {
 		return
@@ -157,6 +158,25 @@ func (p *Pool) calibrate(st *state) {
 
 	maxClass, _ := sizeclass.Floor(p.maxCapBytes())
 	maxClass = min(maxClass, nClasses-1)
+	total := st.merge()
+	if total == 0 {
+		return
+	}
+	best := st.settleDefault(int(p.def.Load())-1, p.quantileClass(st, total, maxClass), total)
+	top := st.keepTop(total, maxClass)
+	p.setKeep(st, top)
+	st.setGrowth(total, maxClass)
+
+	st.keepCap.Store(int64(sizeclass.Size(max(best, top))))
+	p.def.Store(int32(best + 1))
+	p.homeMax.Store(int64(sizeclass.Size(min(best+homeSlack, nClasses-1))))
+	p.refreshLimit()
+	st.calibrations.Add(1)
+}
+
+// merge adds the counts the cells took since the last calibration to the
+// weights, after multiplying these by decay, and returns the total weight.
+func (st *state) merge() float64 {
 	var total float64
 	for i := range st.weight {
 		var sum uint64
@@ -174,65 +194,76 @@ func (p *Pool) calibrate(st *state) {
 		st.last[i] = sum
 		total += st.weight[i]
 	}
-	if total == 0 {
-		return
-	}
+	return total
+}
 
-	// The default capacity is the class of the defaultQuantile of the
-	// lengths: a Buffer whose length is below it never grows, and one above
-	// grows from the size-class caches. A quantile is a stable estimate on
-	// any distribution (the top of the most common cluster of classes, used
-	// before, moved by several classes with the noise of the samples on a
-	// smooth one), and it is that length when one length makes most of the
-	// Puts.
-	best := -1
+// quantileClass returns the class of the defaultQuantile of the lengths,
+// whose weights sum to total, or, when it is above maxClass, that of the
+// initial capacity.
+//
+// The default capacity is that class: a Buffer whose length is below it
+// never grows, and one above grows from the size-class caches. A quantile is
+// a stable estimate on any distribution (the top of the most common cluster
+// of classes, used before, moved by several classes with the noise of the
+// samples on a smooth one), and it is that length when one length makes most
+// of the Puts.
+func (p *Pool) quantileClass(st *state, total float64, maxClass int) int {
 	for i, acc := 0, 0.0; i <= maxClass; i++ {
 		if acc += st.weight[i]; acc >= defaultQuantile*total {
-			best = i
-			break
+			return i
 		}
 	}
-	if best < 0 { // the quantile is above MaxCap: those Buffers are never kept
-		best, _ = sizeclass.Floor(min(initialCap, p.maxCapBytes()))
-	}
-	// Hysteresis: the quantile of samples moves with their noise. A move of
-	// one class is made only when the quantile is clearly in the other
-	// class: the lengths that fit in the current default are below
-	// defaultQuantile-nearMargin of the Puts (move up), or those that fit
-	// in the class below are above defaultQuantile+nearMargin (move down);
-	// a median that sits near a class boundary does not make the default
-	// flip between the two. And any move is made only when settle
-	// calibrations in a row ask for it the same way. So the default
-	// settles on a distribution that does not change and follows one that
-	// does within a few calibrations.
-	if cur := int(p.def.Load()) - 1; cur >= 0 && (best == cur+1 && share(st, cur, total) > defaultQuantile-nearMargin ||
-		best == cur-1 && share(st, cur-1, total) < defaultQuantile+nearMargin) {
-		best, st.moves = cur, 0
-	} else if cur >= 0 && best != cur {
-		dir := int32(1)
-		if best < cur {
-			dir = -1
-		}
-		if st.moves*dir < 0 {
-			st.moves = 0 // the other way than before: start over
-		}
-		st.moves += dir
-		if st.moves*dir < settle {
-			best = cur
-		} else {
-			st.moves = 0
-		}
-	} else {
-		st.moves = 0
-	}
+	// The quantile is above MaxCap: those Buffers are never kept.
+	c, _ := sizeclass.Floor(min(initialCap, p.maxCapBytes()))
+	return c
+}
 
-	// Keep every class up to the top of the lengths: the largest class at
-	// or above which lengths still hold keepShare of the Puts (keepShare/4
-	// for a class already kept, so that noise does not make the pool flap),
-	// within MaxCap. So every size a Buffer grows through, on any
-	// distribution, is reused rather than reallocated, and only the rarest
-	// giants are not kept; the budget bounds the bytes.
-	top := -1
+// settleDefault returns the class the default capacity moves to from cur (-1
+// before the first calibration) when the quantile is in class best, and
+// counts the calibrations in a row that asked for a move in st.moves.
+//
+// Hysteresis: the quantile of samples moves with their noise. A move of one
+// class is made only when the quantile is clearly in the other class: the
+// lengths that fit in the current default are below
+// defaultQuantile-nearMargin of the Puts (move up), or those that fit in the
+// class below are above defaultQuantile+nearMargin (move down); a median
+// that sits near a class boundary does not make the default flip between
+// the two. And any move is made only when settle calibrations in a row ask
+// for it the same way. So the default settles on a distribution that does
+// not change and follows one that does within a few calibrations.
+func (st *state) settleDefault(cur, best int, total float64) int {
+	if cur < 0 || best == cur {
+		st.moves = 0
+		return best
+	}
+	if best == cur+1 && share(st, cur, total) > defaultQuantile-nearMargin ||
+		best == cur-1 && share(st, cur-1, total) < defaultQuantile+nearMargin {
+		st.moves = 0 // near the boundary: stay
+		return cur
+	}
+	dir := int32(1)
+	if best < cur {
+		dir = -1
+	}
+	if st.moves*dir < 0 {
+		st.moves = 0 // the other way than before: start over
+	}
+	st.moves += dir
+	if st.moves*dir < settle {
+		return cur
+	}
+	st.moves = 0
+	return best
+}
+
+// keepTop returns the largest class whose arrays are to be kept, -1 for
+// none: every class up to the top of the lengths, the largest class at or
+// above which lengths still hold keepShare of the Puts (keepShare/4 for a
+// class already kept, so that noise does not make the pool flap), within
+// maxClass. So every size a Buffer grows through, on any distribution, is
+// reused rather than reallocated, and only the rarest giants are not kept;
+// the budget bounds the bytes.
+func (st *state) keepTop(total float64, maxClass int) int {
 	for i, above := nClasses-1, 0.0; i >= 0; i-- {
 		above += st.weight[i]
 		share := keepShare
@@ -240,11 +271,15 @@ func (p *Pool) calibrate(st *state) {
 			share /= 4
 		}
 		if i <= maxClass && above >= share*total {
-			top = i
-			break
+			return i
 		}
 	}
-	keepCap := sizeclass.Size(max(best, top))
+	return -1
+}
+
+// setKeep keeps the arrays of the classes up to top and no others, and
+// evicts the arrays of the classes no longer kept.
+func (p *Pool) setKeep(st *state, top int) {
 	for i := range st.keep {
 		k := i <= top
 		if was := st.keep[i].Load(); k != was {
@@ -254,12 +289,16 @@ func (p *Pool) calibrate(st *state) {
 			}
 		}
 	}
+}
 
-	// A Buffer that outgrows its array at a length of class i grows to the
-	// 40th percentile t of the lengths of class i and above: a compromise
-	// between capacity (a higher t wastes more on every Buffer that grows)
-	// and copies (a lower t makes more of them grow again). Going down from
-	// the top, t only moves down.
+// setGrowth sets the growth targets from the weights, whose sum is total:
+// a Buffer that outgrows its array at a length of class i grows to the 40th
+// percentile t of the lengths of class i and above, when these hold
+// keepShare of the Puts and t is within maxClass, and by doubling
+// otherwise. The percentile is a compromise between capacity (a higher t
+// wastes more on every Buffer that grows) and copies (a lower t makes more
+// of them grow again). Going down from the top, t only moves down.
+func (st *state) setGrowth(total float64, maxClass int) {
 	t := nClasses - 1
 	above := 0.0  // weight of the classes >= i
 	beyond := 0.0 // weight of the classes > t
@@ -277,12 +316,6 @@ func (p *Pool) calibrate(st *state) {
 			st.growTo[i].Store(g)
 		}
 	}
-
-	st.keepCap.Store(int64(keepCap))
-	p.def.Store(int32(best + 1))
-	p.homeMax.Store(int64(sizeclass.Size(min(best+homeSlack, nClasses-1))))
-	p.refreshLimit()
-	st.calibrations.Add(1)
 }
 
 // share returns the share of the weight of the samples in classes up to c,

@@ -193,6 +193,11 @@ func TestManyIdlePools(t *testing.T) {
 		}()},
 	} {
 		t.Run("pool="+tc.name, func(t *testing.T) {
+			if tc.name == "bytebuf" && !perp.OK {
+				// Without per-P slots (reuse_nolinkname, TinyGo) no sweep
+				// tells a bytebuf.Pool it is idle: it keeps its calibration.
+				t.Skip("bytebuf releases its state on the slots' sweep, which needs per-P slots")
+			}
 			got := heapAfter(tc.use)
 			per := (float64(got) - float64(base)) / n
 			t.Logf("%s: %.0f B per idle pool more than a sync.Pool (sync.Pools: %d B in all)", tc.name, per, base)

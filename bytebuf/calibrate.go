@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 	"weak"
 
 	"github.com/reuse-go/reuse/internal/sizeclass"
@@ -120,9 +119,7 @@ func (p *Pool) state() *state {
 // address, which differs between goroutines and costs no runtime call.
 func (st *state) pick() *cell {
 	var marker byte
-	// A 64-bit Fibonacci hash, on every platform: the constant does not
-	// fit a 32-bit uintptr.
-	h := uint64(uintptr(unsafe.Pointer(&marker))>>13) * 0x9E3779B97F4A7C15
+	h := stackHash(&marker)
 	return &st.cells[uintptr(h>>(64-6))&st.mask]
 }
 

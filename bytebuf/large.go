@@ -1,7 +1,6 @@
 package bytebuf
 
 import (
-	"unsafe"
 	"weak"
 
 	"github.com/reuse-go/reuse/internal/debug"
@@ -64,17 +63,17 @@ func (p *Pool) takeLarge(st *state, i int) []byte {
 		if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
 			st.bytes.Add(-int64(size))
 			if debug.Enabled {
-				debug.CheckBytes(p, unsafe.Slice(ptr, size))
+				debug.CheckBytes(p, arrayOf(ptr, size)[:size])
 			}
-			return unsafe.Slice(ptr, size)[:0]
+			return arrayOf(ptr, size)
 		}
 	}
 	if st.victims.Load() > 0 {
 		if ptr := p.takeVictim(st, i); ptr != nil {
 			if debug.Enabled {
-				debug.CheckBytes(p, unsafe.Slice(ptr, size))
+				debug.CheckBytes(p, arrayOf(ptr, size)[:size])
 			}
-			return unsafe.Slice(ptr, size)[:0]
+			return arrayOf(ptr, size)
 		}
 	}
 	return nil
@@ -170,7 +169,7 @@ func (p *Pool) putLarge(buf []byte) {
 		p.drops.Add(1)
 		return
 	}
-	ptr := unsafe.SliceData(buf[:1])
+	ptr := firstByte(buf)
 	slots := &st.slots[i]
 	for k := range slots {
 		if slots[k].Load() == nil && slots[k].CompareAndSwap(nil, ptr) {

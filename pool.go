@@ -189,10 +189,7 @@ func (p *Pool[T]) getShared() T {
 // unbox takes the value out of a *T box and keeps the emptied box for the
 // next Put, so that storing a value type does not allocate.
 func (p *Pool[T]) unbox(x any) T {
-	b := x.(*T)
-	v := *b
-	var zero T
-	*b = zero // the box must not keep the value's memory alive
+	v := unbox[T](unsafe.Pointer(x.(*T))) // empties the box: it must not keep the value's memory alive
 	p.boxes.Put(x)
 	if debug.Enabled {
 		debugGot(p, v)

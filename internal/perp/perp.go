@@ -93,25 +93,14 @@ type Slots struct {
 	gets, puts atomic.Uint64
 }
 
-// slot returns the slot of P pid in the array a (as arr holds it).
-func slot(a *Slot, pid int) *Slot {
-	return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid)*SlotSize))
-}
-
-// size returns the number of Ps the array a (as arr holds it) serves, from
-// its header.
-func size(a *Slot) int {
-	return int((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux)
-}
-
-// Load returns the current array, for At: load it before pin.Pin, so that
+// Load returns the current array, for At: load it before Pin, so that
 // the pinned section holds only plain memory accesses. It may be nil.
 func (s *Slots) Load() *Slot { return s.arr.Load() }
 
 // At returns the slot of P pid in the array a returned by Load, or nil when a
-// is nil or has no slot for pid. The caller is pinned to pid (pin.Pin
+// is nil or has no slot for pid. The caller is pinned to pid (Pin
 // returned it) and stays pinned while it uses the slot; it must not allocate,
-// block or call user code until pin.Unpin:
+// block or call user code until Unpin:
 //
 //	a := s.Load()
 //	pid := Pin()
@@ -128,7 +117,7 @@ func (s *Slots) Load() *Slot { return s.arr.Load() }
 // At and Take are small enough to inline; Pin and Unpin are the runtime's
 // own.
 func At(a *Slot, pid int) *Slot {
-	// size(a) and slot(a, pid), written out: each inlined call leaves a
+	// Len(a) and Of(a, pid), written out: each inlined call leaves a
 	// marker instruction in the caller.
 	if a == nil || uint(pid) >= uint((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux) {
 		return nil
@@ -182,7 +171,8 @@ func (s *Slots) MakeKept(onSweep func(idle bool)) *Slot {
 	return s.MakeWith(onSweep)
 }
 
-// Len returns the number of Ps the non-nil array a serves.
+// Len returns the number of Ps the non-nil array a (as Load returns it)
+// serves, from the header just before P 0's slot.
 func Len(a *Slot) int { return int((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux) }
 
 // Of returns the slot of P pid in the non-nil array a, pid < Len(a).
@@ -223,7 +213,7 @@ func (s *Slots) grow() {
 	n := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
 	old := s.arr.Load()
-	if old == nil || size(old) < n {
+	if old == nil || Len(old) < n {
 		arr := make([]Slot, n+1)
 		arr[0].Aux = uintptr(n)
 		s.fold(old)
@@ -280,8 +270,8 @@ func (s *Slots) fold(a *Slot) {
 	if a == nil {
 		return
 	}
-	for i := range size(a) {
-		sl := slot(a, i)
+	for i := range Len(a) {
+		sl := Of(a, i)
 		s.gets.Add(atomic.LoadUint64(&sl.Gets))
 		s.puts.Add(atomic.LoadUint64(&sl.Puts))
 	}
@@ -295,8 +285,8 @@ func (s *Slots) Counters() (gets, puts uint64) {
 	defer s.mu.Unlock()
 	gets, puts = s.gets.Load(), s.puts.Load()
 	if a := s.arr.Load(); a != nil {
-		for i := range size(a) {
-			sl := slot(a, i)
+		for i := range Len(a) {
+			sl := Of(a, i)
 			gets += atomic.LoadUint64(&sl.Gets)
 			puts += atomic.LoadUint64(&sl.Puts)
 		}
@@ -308,7 +298,7 @@ func (s *Slots) Counters() (gets, puts uint64) {
 // none. It is for tests and diagnostics.
 func (s *Slots) Len() int {
 	if a := s.arr.Load(); a != nil {
-		return size(a)
+		return Len(a)
 	}
 	return 0
 }
@@ -317,8 +307,8 @@ func (s *Slots) Len() int {
 // diagnostics; f must not keep the slot.
 func (s *Slots) Each(f func(pid int, sl *Slot)) {
 	if a := s.arr.Load(); a != nil {
-		for i := range size(a) {
-			f(i, slot(a, i))
+		for i := range Len(a) {
+			f(i, Of(a, i))
 		}
 	}
 }
@@ -329,8 +319,8 @@ func (s *Slots) Each(f func(pid int, sl *Slot)) {
 func (s *Slots) sweep() {
 	idle := true
 	if a := s.arr.Load(); a != nil {
-		for i := range size(a) {
-			sl := slot(a, i)
+		for i := range Len(a) {
+			sl := Of(a, i)
 			if atomic.LoadUint32(&sl.used) != 0 {
 				atomic.StoreUint32(&sl.used, 0)
 				idle = false

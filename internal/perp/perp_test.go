@@ -133,7 +133,7 @@ func TestGrow(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var s Slots
 	a := s.Make()
-	slot(a, 0).Gets = 5
+	Of(a, 0).Gets = 5
 	runtime.GOMAXPROCS(3)
 	if runtime.GOMAXPROCS(0) != 3 {
 		t.Skip("GOMAXPROCS cannot be raised on this platform (js/wasm, wasip1)")

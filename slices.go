@@ -123,6 +123,12 @@ type slicesState struct {
 	// element of an array of the class's size. The class gives the capacity
 	// back, so no slice header is stored and Put does not allocate.
 	pools []sync.Pool
+	// stocked[c] is set at the first Put into pools[c]. Get looks in a
+	// larger class's pool only if it is stocked: a Get on a sync.Pool that
+	// has never been used since a collection allocates its per-P array, so
+	// looking in classes nobody puts to would cost allocations, not save
+	// them (measured on a bimodal workload).
+	stocked []atomic.Bool
 	// getLimit and putLimit fold Get's and Put's rare cases into one
 	// comparison each. Get goes to getSlow when uint(n) >= getLimit:
 	// maxCap+1, or 0 (always) when counting or when nothing is kept. Put goes
@@ -183,6 +189,7 @@ func (s *Slices[E]) init() *slicesState {
 	if size > 0 {
 		c, _ := sizeclass.Floor(maxCap)
 		st.pools = make([]sync.Pool, c+1)
+		st.stocked = make([]atomic.Bool, c+1)
 		st.maxCap = sizeclass.Size(c)
 		if !st.countAll {
 			st.getLimit = uint(st.maxCap) + 1
@@ -294,6 +301,9 @@ func (s *Slices[E]) getShared(st *slicesState, n int) []E {
 		if ks >= 2*size {
 			break
 		}
+		if k > c && !st.stocked[k].Load() {
+			continue
+		}
 		x := st.pools[k].Get()
 		if x == nil {
 			continue
@@ -397,6 +407,9 @@ func (st *slicesState) putShared(p unsafe.Pointer, n int) {
 	// sizeclass.Floor without its checks: 1 <= n <= maxCap, the size of the
 	// last class, so c indexes pools.
 	c := sizeclass.Class(n+1) - 1
+	if !st.stocked[c].Load() {
+		st.stocked[c].Store(true) // once per class
+	}
 	st.pools[c].Put(p)
 }
 

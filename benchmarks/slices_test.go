@@ -77,14 +77,11 @@ func BenchmarkSlices(b *testing.B) {
 }
 
 // BenchmarkSlicesDist compares reuse.Slices[byte] with libp2p/go-buffer-pool
-// on the log-normal shapes of the distributions suite (dist_test.go), with
+// on the shapes of the distributions suite (dist_test.go), with
 // distInFlight slices in flight per goroutine: one op puts the oldest back
 // and gets one of the next length in its place, writing at both ends.
 func BenchmarkSlicesDist(b *testing.B) {
 	for _, wl := range distWorkloads {
-		if wl.name != "lognormal-small" && wl.name != "lognormal-medium" && wl.name != "lognormal-heavy" {
-			continue
-		}
 		lengths := wl.lengths
 		for _, mode := range []string{"serial", "parallel"} {
 			par := mode == "parallel"

@@ -68,14 +68,45 @@ func (m *measurement) calibrate(round time.Duration) {
 	m.n = max(1, int(float64(round)/best))
 }
 
+// cpuNow reads the process CPU clock; tests replace it.
+var cpuNow = cputime.Now
+
+// stalledRounds is how many times in a row a round is run again when the
+// process CPU clock did not advance across it.
+const stalledRounds = 4
+
 // round measures m.n ops and records their figures.
+//
+// A serial variant runs on one locked OS thread, so that the process CPU
+// clock, read on that thread, includes all of the round's work: the kernel
+// brings other threads' run time up to date only at its clock tick. A
+// round across which the CPU clock still did not advance (a coarse clock, as
+// on some virtual machines) measured nothing; its time is dropped and it runs
+// again, up to stalledRounds times, so that no variant's fastest CPU time is
+// zero. Its ops still count in the allocation figures.
 func (m *measurement) round() {
+	if !m.vd.Parallel {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	for try := 0; ; try++ {
+		cpu := m.counted()
+		if cpu > 0 || !cputime.Supported || try == stalledRounds {
+			return
+		}
+		m.ns, m.cpu = m.ns[:len(m.ns)-1], m.cpu[:len(m.cpu)-1]
+	}
+}
+
+// counted measures m.n ops, records their figures and returns the CPU time
+// they took.
+func (m *measurement) counted() time.Duration {
 	var a, b runtime.MemStats
 	runtime.ReadMemStats(&a)
 	var errs uint64
-	c0 := cputime.Now()
+	c0 := cpuNow()
 	d := m.timed(m.n, &errs)
-	c1 := cputime.Now()
+	c1 := cpuNow()
 	runtime.ReadMemStats(&b)
 	m.ns = append(m.ns, float64(d.Nanoseconds())/float64(m.n))
 	m.cpu = append(m.cpu, float64((c1-c0).Nanoseconds())/float64(m.n))
@@ -84,6 +115,7 @@ func (m *measurement) round() {
 	m.bytes += b.TotalAlloc - a.TotalAlloc
 	m.gcs += uint64(b.NumGC - a.NumGC)
 	m.errors += errs
+	return c1 - c0
 }
 
 // timed runs n ops and returns the time they took; errors, if non-nil,

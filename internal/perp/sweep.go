@@ -19,8 +19,11 @@ var registry struct {
 	once  sync.Once
 }
 
-// sweeps counts the sweeps run, for tests.
-var sweeps atomic.Uint64
+// sweeps counts the sweeps run, for tests. started counts the sweeps begun,
+// and finished holds the number, in that count, of the last sweep that
+// ended: Collect uses them to wait for a sweep that began after its
+// collection, not one already under way.
+var sweeps, started, finished atomic.Uint64
 
 // Sweeps returns how many sweeps have run since the program started. Tests
 // use it to wait for the sweep that follows a collection.
@@ -45,7 +48,9 @@ type watcher struct {
 func watch() { runtime.SetFinalizer(new(watcher), onGC) }
 
 func onGC(w *watcher) {
+	k := started.Add(1)
 	sweepAll()
+	finished.Store(k)
 	sweeps.Add(1)
 	runtime.SetFinalizer(w, onGC)
 }

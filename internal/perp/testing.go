@@ -25,9 +25,13 @@ func Collect(n int) bool {
 		if i == n-1 {
 			dropSentinel(&done)
 		}
-		s := Sweeps()
+		// Let a sweep under way end first: a collection that runs while
+		// the watcher is being finalized queues no sweep of its own, and
+		// the end of the one under way would be mistaken for it.
+		ok = wait(func() bool { return finished.Load() == started.Load() }) && ok
+		k := started.Load()
 		runtime.GC()
-		ok = wait(func() bool { return Sweeps() != s }) && ok
+		ok = wait(func() bool { return finished.Load() > k }) && ok
 	}
 	if n > 0 {
 		ok = wait(done.Load) && ok

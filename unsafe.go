@@ -6,15 +6,17 @@ import "unsafe"
 // relies on. Nothing else in the package converts between unsafe.Pointer and
 // a typed value.
 
-// isNil reports whether *x, of a kind that can be nil (pointer, map, chan,
-// func, unsafe.Pointer, interface or slice: Pool's modeNilable), is nil.
-// Invariant: every one of those kinds keeps its nil-ness in its first word
-// (the pointer, the interface's type word, the slice's array), and that word
-// is 0 exactly when the value is nil, except for a non-nil slice of zero
-// capacity whose array pointer may still be non-zero (the zerobase), which
-// is then not nil, as == nil says.
-func isNil[T any](x *T) bool {
-	return *(*unsafe.Pointer)(unsafe.Pointer(x)) == nil
+// dropsNil reports whether Put drops *x as a nil: T is of a kind that can
+// be nil (mode has modeNilable: pointer, map, chan, func, unsafe.Pointer,
+// interface or slice) and *x is nil. Invariant: every one of those kinds
+// keeps its nil-ness in its first word (the pointer, the interface's type
+// word, the slice's array), and that word is 0 exactly when the value is
+// nil, except for a non-nil slice of zero capacity whose array pointer may
+// still be non-zero (the zerobase), which is then not nil, as == nil says.
+// It is a method, not a generic function, so that Put calls it without
+// loading a dictionary of its own (5 instructions per Put, callgrind).
+func (p *Pool[T]) dropsNil(mode uint32, x *T) bool {
+	return mode&modeNilable != 0 && *(*unsafe.Pointer)(unsafe.Pointer(x)) == nil
 }
 
 // toWord returns *x as the pointer word it is. Invariant: T is one pointer

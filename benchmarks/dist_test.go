@@ -251,3 +251,26 @@ func BenchmarkDist(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDistPaired is the serial half of the suite measured in pairs
+// (reusetest.Paired), which survives a loaded machine: for each workload and
+// each of the four other pools, batches of that pool's ops and of bytebuf's
+// run back to back, and x-base is the median ratio of bytebuf's time to the
+// other pool's (below 1: bytebuf is faster).
+//
+//	go test -run '^$' -bench DistPaired -benchtime 200x
+func BenchmarkDistPaired(b *testing.B) {
+	for _, wl := range distWorkloads {
+		run := func(peer string, w func() func()) {
+			b.Run("workload="+wl.name+"/peer="+peer, func(b *testing.B) {
+				im := distBytebuf()
+				ours := newDistWorker(&im, wl.lengths, 0)
+				reusetest.Paired(b, 512, w(), ours.step)
+			})
+		}
+		run("syncpool", func() func() { im := distSyncPool(); return newDistWorker(&im, wl.lengths, 0).step })
+		run("bytebufferpool", func() func() { im := distBytebufferpool(); return newDistWorker(&im, wl.lengths, 0).step })
+		run("libp2p", func() func() { im := distLibp2p(); return newDistWorker(&im, wl.lengths, 0).step })
+		run("zap", func() func() { im := distZap(); return newDistWorker(&im, wl.lengths, 0).step })
+	}
+}

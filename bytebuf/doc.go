@@ -88,9 +88,13 @@
 // sampler. A slot costs a pin and two plain memory accesses, less than a
 // sync.Pool operation, which makes the pool cheaper than a bare sync.Pool
 // of *bytes.Buffer. Under the race detector, and TinyGo, there are no slots.
-// Only Buffers that outgrow their home array pay shared atomic operations
-// (a compare-and-swap on the slots of a class and an add to the count of
-// bytes kept), beside the copy that growing costs anyway.
+// A Buffer that outgrows its home array takes the larger array from a cache
+// of its P (two arrays per size class, up to 1 MiB, like the runtime's
+// mcache), and its Put gives that array back there: plain loads and stores
+// while pinned, beside the copy that growing costs anyway. Only when the
+// P's cache has none of the class, or no room for it, does the array go
+// through the shared slots, with a compare-and-swap and an add to the count
+// of bytes kept.
 //
 // # Bounds
 //
@@ -100,15 +104,25 @@
 //     ever kept.
 //   - Budget (default DefaultBudget, 32 MiB): at each Put, the pool keeps the
 //     Buffer, or the larger array, only if the bytes it retains stay within
-//     the budget.
+//     the budget: the per-P caches within the part set aside for them (see
+//     below), the rest within what remains.
 //
 // NewPool sets them and returns an error wrapping ErrConfig for a negative
 // value, a MaxCap above MaxMaxCap or a Budget below MaxCap.
 //
-// The bytes retained are counted in two parts, and Stats.RetainedBytes is
+// The bytes retained are counted in three parts, and Stats.RetainedBytes is
 // their sum:
 //
-//   - The larger arrays in the slots are counted from above: bytes are
+//   - The larger arrays in the per-P caches. A quarter of what Budget leaves
+//     above MaxCap is set aside for them, shared evenly by the Ps (so with a
+//     Budget equal to MaxCap there are no per-P caches); each P's cache
+//     counts its own bytes and never holds more than its share, so the hot
+//     paths count nothing in shared memory. They follow sync.Pool's victim
+//     rule too: after every collection each P's cache is detached and held
+//     only by weak pointer, and the P's next use takes it back; a cache no
+//     one takes back is freed by the next collection. And a P drops the
+//     arrays of a class it took none from during two collection intervals.
+//   - The larger arrays in the shared slots are counted from above: bytes are
 //     reserved before an array is stored and released when it is taken or
 //     dropped. The slots hold at most 8 arrays per class and are emptied of
 //     a class when the calibration stops keeping it. They follow sync.Pool's

@@ -46,6 +46,9 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 		t = max(t, sizeclass.Class(min(c, p.maxCapBytes())))
 	}
 	t = max(t, i)
+	if b := p.takeLocal(t); b != nil {
+		return b
+	}
 	if t < nClasses {
 		if b := p.takeLarge(st, t); b != nil {
 			return b
@@ -162,9 +165,12 @@ func (p *Pool) putLarge(buf []byte) {
 		p.drops.Add(1)
 		return
 	}
+	if p.putLocal(buf, i) {
+		return
+	}
 	// Reserve the bytes first, so that concurrent Puts cannot together
-	// exceed the budget.
-	if st.bytes.Add(int64(size))+p.homeBytes.Load() > p.budgetBytes() {
+	// exceed the budget, less what the local caches may hold.
+	if st.bytes.Add(int64(size))+p.homeBytes.Load() > p.budgetBytes()-p.reserve() {
 		st.bytes.Add(-int64(size))
 		p.drops.Add(1)
 		return

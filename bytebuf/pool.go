@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 
 	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/perp"
@@ -95,6 +96,13 @@ type Pool struct {
 	// st holds the sampler, the calibration and the large arrays, made on
 	// first need.
 	st atomic.Pointer[state]
+	// gen counts the sweeps, for the aging of the local caches (local.go).
+	gen atomic.Uint32
+	// lmu protects lvictim, the local caches the last sweep detached from
+	// the slots, by P, held weakly; victims counts its non-zero entries.
+	lmu     sync.Mutex
+	lvictim []weak.Pointer[lcache]
+	victims atomic.Int32
 
 	_ [128]byte // written on drops and new Buffers: keep off the lines above
 
@@ -298,7 +306,7 @@ func (p *Pool) refreshLimit() {
 	if l == 0 {
 		l = int64(p.maxCapBytes())
 	}
-	if p.homeBytes.Load()+p.large() > p.budgetBytes() {
+	if p.homeBytes.Load()+p.large() > p.budgetBytes()-p.reserve() {
 		l = -1
 	}
 	if p.limit.Load() != l {
@@ -384,7 +392,7 @@ func (p *Pool) Stats() Stats {
 		Drops:         p.drops.Load(),
 		DefaultCap:    p.defaultCap(),
 		KeepCap:       min(initialKeep, p.maxCapBytes()),
-		RetainedBytes: p.homeBytes.Load() + p.large(),
+		RetainedBytes: p.homeBytes.Load() + p.large() + p.localBytes(),
 		Gets:          p.gets.Load(),
 		Puts:          p.puts.Load(),
 		Calibrations:  p.calibrations.Load(),
@@ -412,6 +420,7 @@ func (p *Pool) Stats() Stats {
 // A sample or an array put back into the old state meanwhile is lost to the
 // collector, with its count: the bytes kept are counted per state.
 func (p *Pool) swept(idle bool) {
+	p.sweepLocal()
 	if st := p.st.Load(); st != nil {
 		p.age(st, idle)
 		if idle && p.st.CompareAndSwap(st, nil) {

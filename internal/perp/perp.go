@@ -59,7 +59,8 @@ type Slot struct {
 	// value once it has stored nil in its place.
 	Val unsafe.Pointer
 	// Spare is the owner's alone: the sweep never touches it (reuse.Pool
-	// keeps an empty box there for its next Put).
+	// keeps an empty box there for its next Put; bytebuf.Pool its per-P
+	// cache of arrays, which its own onSweep detaches with an atomic swap).
 	Spare unsafe.Pointer
 	// Aux describes Val for the owner (reuse.Slices keeps its class size).
 	// It may be stale when the sweep has emptied Val: read Val last.

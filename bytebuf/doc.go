@@ -89,12 +89,14 @@
 // sync.Pool operation, which makes the pool cheaper than a bare sync.Pool
 // of *bytes.Buffer. Under the race detector, and TinyGo, there are no slots.
 // A Buffer that outgrows its home array takes the larger array from a cache
-// of its P (two arrays per size class, up to 1 MiB, like the runtime's
+// of its P (two arrays per size class, up to 4 MiB, like the runtime's
 // mcache), and its Put gives that array back there: plain loads and stores
 // while pinned, beside the copy that growing costs anyway. Only when the
 // P's cache has none of the class, or no room for it, does the array go
 // through the shared slots, with a compare-and-swap and an add to the count
-// of bytes kept.
+// of bytes kept. A P's cache also takes arrays of the classes within a
+// doubling above those the calibration keeps, which a Buffer whose length is
+// just past the top grows into; the shared slots take only the classes kept.
 //
 // # Bounds
 //

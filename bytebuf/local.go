@@ -39,8 +39,8 @@ const (
 	localPerClass = 2
 	// localClasses is the number of classes a local cache holds, up to
 	// localMaxSize; larger arrays use the shared tier only.
-	localClasses = 76 // sizeclass.Class(localMaxSize) + 1
-	localMaxSize = 1 << 20
+	localClasses = 84 // sizeclass.Class(localMaxSize) + 1
+	localMaxSize = 4 << 20
 )
 
 // lcache is one P's cache of arrays. Its owner, a goroutine pinned to the P,

@@ -1,8 +1,11 @@
 package reuse_test
 
 import (
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/reusetest"
@@ -88,10 +91,11 @@ func loop(b *testing.B, parallel bool, op func()) {
 	}
 }
 
-// BenchmarkHooksPaired gives BenchmarkHooks' serial ratios in a way that
-// survives a loaded machine (reusetest.Paired): x-base is the time of
-// impl=pool-hooks (or impl=pool) over impl=inline-syncpool's, measured in
-// pairs of batches back to back.
+// BenchmarkHooksPaired gives BenchmarkHooks' ratios in a way that survives
+// a loaded machine: x-base is the time of impl=pool-hooks (or impl=pool)
+// over impl=inline-syncpool's, measured in pairs of batches back to back
+// (reusetest.Paired). With mode=parallel each batch runs on GOMAXPROCS
+// goroutines at once and is timed as a whole (pairedParallel).
 //
 //	go test -run '^$' -bench HooksPaired -benchtime 300x -count 6
 func BenchmarkHooksPaired(b *testing.B) {
@@ -106,23 +110,86 @@ func BenchmarkHooksPaired(b *testing.B) {
 			}
 		}
 	}
-	b.Run("impl=pool", func(b *testing.B) {
-		p := reuse.Pool[*event]{New: newEvent}
-		reusetest.Paired(b, 2000, inline(), func() {
-			e := p.Get()
-			e.n++
-			if e.n < eventLimit {
-				e.n = 0
+	impls := []struct {
+		name string
+		ours func() func()
+	}{
+		{"pool", func() func() {
+			p := &reuse.Pool[*event]{New: newEvent}
+			return func() {
+				e := p.Get()
+				e.n++
+				if e.n < eventLimit {
+					e.n = 0
+					p.Put(e)
+				}
+			}
+		}},
+		{"pool-hooks", func() func() {
+			p := hooksPool()
+			return func() {
+				e := p.Get()
+				e.n++
 				p.Put(e)
 			}
-		})
-	})
-	b.Run("impl=pool-hooks", func(b *testing.B) {
-		p := hooksPool()
-		reusetest.Paired(b, 2000, inline(), func() {
-			e := p.Get()
-			e.n++
-			p.Put(e)
-		})
-	})
+		}},
+	}
+	for _, mode := range []string{"serial", "parallel"} {
+		for _, impl := range impls {
+			b.Run("impl="+impl.name+"/mode="+mode, func(b *testing.B) {
+				if mode == "parallel" {
+					pairedParallel(b, 20000, inline(), impl.ours())
+					return
+				}
+				reusetest.Paired(b, 2000, inline(), impl.ours())
+			})
+		}
+	}
+}
+
+// pairedParallel is reusetest.Paired for code run on every P at once: each
+// iteration times batch calls of base on each of GOMAXPROCS goroutines,
+// started together, then the same of ours (in alternating order), and takes
+// the ratio of the two wall times. It reports x-base, its quartiles
+// x-base-p25 and x-base-p75, and ns/op as 0.
+func pairedParallel(b *testing.B, batch int, base, ours func()) {
+	procs := runtime.GOMAXPROCS(0)
+	run := func(f func()) time.Duration {
+		var wg sync.WaitGroup
+		t := time.Now()
+		for range procs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range batch {
+					f()
+				}
+			}()
+		}
+		wg.Wait()
+		return time.Since(t)
+	}
+	for range 20 { // warm-up, as Paired's
+		run(base)
+		run(ours)
+	}
+	var ratios []float64
+	for i := 0; b.Loop(); i++ {
+		var db, do time.Duration
+		if i%2 == 1 {
+			do, db = run(ours), run(base)
+		} else {
+			db, do = run(base), run(ours)
+		}
+		ratios = append(ratios, float64(do)/float64(db))
+	}
+	if len(ratios) == 0 {
+		return
+	}
+	slices.Sort(ratios)
+	k := len(ratios)
+	b.ReportMetric(ratios[k/2], "x-base")
+	b.ReportMetric(ratios[k/4], "x-base-p25")
+	b.ReportMetric(ratios[3*k/4], "x-base-p75")
+	b.ReportMetric(0, "ns/op")
 }

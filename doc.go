@@ -89,17 +89,19 @@
 //
 // Counting every Get and Put costs one plain increment per call in the
 // caller's per-P slot, which Get and Put touch anyway: no locked instruction,
-// no shared cache line. (Where there are no slots, an atomic add.) Timed
-// against sync.Pool and a Pool without CountAll, none of the differences is
-// statistically significant (benchmarks/README.md has the figures).
+// no shared cache line. (Where there are no slots, an atomic add.) A pool
+// that counts also takes a second path through Get and Put, one call deeper,
+// so that pools that do not count test no flag on theirs.
 //
-// Counted in instructions under callgrind, which is not noisy (Go 1.26): 136
-// per pair for sync.Pool, 142 for Pool, 146 with CountAll. A Pool[[]byte]
-// costs 174 against 139 for a sync.Pool of *[]byte, where a sync.Pool
-// storing []byte allocates on every Put. The per-P slots' bookkeeping (the
-// sweep's use mark, a bounds check that follows GOMAXPROCS) costs Pool about
-// 5 instructions per pair over the slots it had before; wall-clock ratios on
-// a shared machine move more than that between two builds of the same code.
+// Counted in instructions under callgrind, which is not noisy (Go 1.26): 133
+// per pair for sync.Pool, 126 for Pool, 169 with CountAll (146 when the count
+// was a test on the common path, which cost the other pools a taken branch
+// per call: see BenchmarkHooks). A Pool[[]byte] costs 157 against 137 for a
+// sync.Pool of *[]byte, where a sync.Pool storing []byte allocates on every
+// Put. The per-P slots' bookkeeping (the sweep's use mark, a bounds check
+// that follows GOMAXPROCS) costs Pool about 5 instructions per pair over the
+// slots it had before; wall-clock ratios on a shared machine move more than
+// that between two builds of the same code.
 //
 // # When not to pool
 //

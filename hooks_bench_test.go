@@ -25,82 +25,24 @@ func newEvent() *event          { return new(event) }
 func resetEvent(e *event)       { e.n = 0 }
 func acceptEvent(e *event) bool { return e.n < eventLimit }
 
-// hooksPool is the pool of the pool-hooks case: Reset and Accept set.
-func hooksPool() *reuse.Pool[*event] {
-	return &reuse.Pool[*event]{New: newEvent, Reset: resetEvent, Accept: acceptEvent}
+// acceptResetEvent is Accept and Reset in one hook.
+func acceptResetEvent(e *event) bool {
+	if e.n >= eventLimit {
+		return false
+	}
+	e.n = 0
+	return true
 }
 
-// BenchmarkHooks measures what Reset and Accept cost: impl=pool-hooks is
-// Pool[*T] with both set, and impl=inline-syncpool the same code written
-// inline around a sync.Pool, the baseline; impl=pool is that inline code
-// around a Pool without hooks, which separates the cost of the pool's own
-// path from the hooks'. Each iteration is one Get and one Put, on one
-// goroutine (mode=serial) or in b.RunParallel (mode=parallel).
-//
-//	go test -run '^$' -bench Hooks -count 6 | benchstat -col /impl -
-func BenchmarkHooks(b *testing.B) {
-	for _, mode := range []string{"serial", "parallel"} {
-		par := mode == "parallel"
-		b.Run("impl=inline-syncpool/mode="+mode, func(b *testing.B) {
-			sp := sync.Pool{New: func() any { return new(event) }}
-			loop(b, par, func() {
-				e := sp.Get().(*event)
-				e.n++
-				if e.n < eventLimit {
-					e.n = 0
-					sp.Put(e)
-				}
-			})
-		})
-		b.Run("impl=pool/mode="+mode, func(b *testing.B) {
-			p := reuse.Pool[*event]{New: newEvent}
-			loop(b, par, func() {
-				e := p.Get()
-				e.n++
-				if e.n < eventLimit {
-					e.n = 0
-					p.Put(e)
-				}
-			})
-		})
-		b.Run("impl=pool-hooks/mode="+mode, func(b *testing.B) {
-			p := hooksPool()
-			loop(b, par, func() {
-				e := p.Get()
-				e.n++
-				p.Put(e)
-			})
-		})
-	}
-}
-
-// loop runs op once per iteration, on one goroutine or in parallel. op is
-// a closure for both sides alike, so its call costs the same in each case.
-func loop(b *testing.B, parallel bool, op func()) {
-	defer reusetest.ReportAllocs(b)()
-	if parallel {
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				op()
-			}
-		})
-		return
-	}
-	for b.Loop() {
-		op()
-	}
-}
-
-// BenchmarkHooksPaired gives BenchmarkHooks' ratios in a way that survives
-// a loaded machine: x-base is the time of impl=pool-hooks (or impl=pool)
-// over impl=inline-syncpool's, measured in pairs of batches back to back
-// (reusetest.Paired). With mode=parallel each batch runs on GOMAXPROCS
-// goroutines at once and is timed as a whole (pairedParallel).
-//
-//	go test -run '^$' -bench HooksPaired -benchtime 300x -count 6
-func BenchmarkHooksPaired(b *testing.B) {
-	inline := func() func() {
-		sp := sync.Pool{New: func() any { return new(event) }}
+// hookImpls are the cases of BenchmarkHooks: each returns one Get, use and
+// Put of an event. The first is the baseline.
+var hookImpls = []struct {
+	name string
+	op   func() func()
+}{
+	// The same work as pool-hooks, written inline around a sync.Pool.
+	{"inline-syncpool", func() func() {
+		sp := &sync.Pool{New: func() any { return new(event) }}
 		return func() {
 			e := sp.Get().(*event)
 			e.n++
@@ -109,39 +51,90 @@ func BenchmarkHooksPaired(b *testing.B) {
 				sp.Put(e)
 			}
 		}
-	}
-	impls := []struct {
-		name string
-		ours func() func()
-	}{
-		{"pool", func() func() {
-			p := &reuse.Pool[*event]{New: newEvent}
-			return func() {
-				e := p.Get()
-				e.n++
-				if e.n < eventLimit {
-					e.n = 0
-					p.Put(e)
-				}
-			}
-		}},
-		{"pool-hooks", func() func() {
-			p := hooksPool()
-			return func() {
-				e := p.Get()
-				e.n++
+	}},
+	// The same inline code around a Pool without hooks: the pool's own
+	// path, without the hooks' calls.
+	{"pool", func() func() {
+		p := &reuse.Pool[*event]{New: newEvent}
+		return func() {
+			e := p.Get()
+			e.n++
+			if e.n < eventLimit {
+				e.n = 0
 				p.Put(e)
 			}
-		}},
-	}
+		}
+	}},
+	// Reset and Accept set: the case the target is set on.
+	{"pool-hooks", func() func() {
+		p := &reuse.Pool[*event]{New: newEvent, Reset: resetEvent, Accept: acceptEvent}
+		return func() {
+			e := p.Get()
+			e.n++
+			p.Put(e)
+		}
+	}},
+	// An Accept that also resets what it keeps: one call instead of two.
+	{"pool-accept-resets", func() func() {
+		p := &reuse.Pool[*event]{New: newEvent, Accept: acceptResetEvent}
+		return func() {
+			e := p.Get()
+			e.n++
+			p.Put(e)
+		}
+	}},
+}
+
+// BenchmarkHooks measures what Reset and Accept cost: impl=pool-hooks is
+// Pool[*T] with both set, and impl=inline-syncpool the same code written
+// inline around a sync.Pool, the baseline (see hookImpls for the others).
+// Each iteration is one Get and one Put, on one goroutine (mode=serial) or
+// in b.RunParallel (mode=parallel). The op is a closure in every case, as in
+// BenchmarkGetPut, so its call is in every figure.
+//
+//	go test -run '^$' -bench 'Hooks$' -count 6 | benchstat -col /impl -
+//
+// On a shared machine these figures move by more than the ratio they are
+// for; BenchmarkHooksPaired gives the same ratios in pairs.
+func BenchmarkHooks(b *testing.B) {
 	for _, mode := range []string{"serial", "parallel"} {
-		for _, impl := range impls {
+		for _, impl := range hookImpls {
 			b.Run("impl="+impl.name+"/mode="+mode, func(b *testing.B) {
+				op := impl.op()
+				defer reusetest.ReportAllocs(b)()
 				if mode == "parallel" {
-					pairedParallel(b, 20000, inline(), impl.ours())
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() {
+							op()
+						}
+					})
 					return
 				}
-				reusetest.Paired(b, 2000, inline(), impl.ours())
+				for b.Loop() {
+					op()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHooksPaired gives BenchmarkHooks' ratios in a way that survives
+// a loaded machine: x-base is the time of each impl over
+// impl=inline-syncpool's, measured in pairs of batches back to back
+// (reusetest.Paired). With mode=parallel each batch runs on GOMAXPROCS
+// goroutines at once and is timed as a whole (pairedParallel).
+//
+//	go test -run '^$' -bench HooksPaired -benchtime 300x -count 6
+func BenchmarkHooksPaired(b *testing.B) {
+	base := hookImpls[0]
+	for _, mode := range []string{"serial", "parallel"} {
+		for _, impl := range hookImpls[1:] {
+			b.Run("impl="+impl.name+"/mode="+mode, func(b *testing.B) {
+				if mode == "parallel" {
+					pairedParallel(b, 20000, base.op(), impl.op())
+					return
+				}
+				reusetest.Paired(b, 2000, base.op(), impl.op())
 			})
 		}
 	}

@@ -197,6 +197,39 @@ func TestAcceptRunsBeforeReset(t *testing.T) {
 	}
 }
 
+// TestAcceptMayReset: an Accept that resets what it keeps, with Reset nil
+// (the one-call form the Accept field's documentation suggests), hands back
+// clean values and drops what it refuses.
+func TestAcceptMayReset(t *testing.T) {
+	reusetest.KeepPooled(t)
+	p := reuse.Pool[*item]{
+		New: func() *item { return new(item) },
+		Accept: func(it *item) bool {
+			if it.id < 0 {
+				return false
+			}
+			*it = item{}
+			return true
+		},
+	}
+	dirty := &item{id: 7, data: [8]int{1, 2, 3}}
+	p.Put(dirty)
+	p.Put(&item{id: -1})
+	if got := p.Stats().Drops; got != 1 {
+		t.Errorf("Stats().Drops = %d, want 1 (the refused item)", got)
+	}
+	got := p.Get()
+	if got != dirty {
+		t.Fatalf("Get() = %p, want the accepted item %p", got, dirty)
+	}
+	if *got != (item{}) {
+		t.Errorf("Get() = %+v, want it reset by Accept", *got)
+	}
+	if again := p.Get(); again.id != 0 || again == dirty {
+		t.Errorf("second Get() = %+v, want a new item (the refused one must not be kept)", *again)
+	}
+}
+
 // TestDirtyNeverComesBackDirty puts values back dirty from many goroutines and
 // checks that Get never returns one that Reset did not clean.
 func TestDirtyNeverComesBackDirty(t *testing.T) {

@@ -26,8 +26,10 @@ func toWord[T any](x *T) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(x))
 }
 
-// fromWord is toWord's inverse, for a word toWord made from a T.
-func fromWord[T any](v unsafe.Pointer) T {
+// fromWord is toWord's inverse, for a word toWord made from a T. It is a
+// method, not a generic function, so that Get calls it without loading a
+// dictionary of its own.
+func (p *Pool[T]) fromWord(v unsafe.Pointer) T {
 	return *(*T)(unsafe.Pointer(&v))
 }
 

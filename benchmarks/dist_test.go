@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap/buffer"
 
 	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/cputime"
 	"github.com/reuse-go/reuse/internal/perp"
 	"github.com/reuse-go/reuse/reusetest"
 )
@@ -194,16 +195,18 @@ func (w *distWorker[B]) done(capSum, written *atomic.Int64) {
 }
 
 // benchDist runs one workload on a fresh pool and reports, beside time/op,
-// B/op and exact allocs/op: the capacity of the buffers at Put over the
-// bytes written into them (cap/written), and the heap still held after every
-// buffer is back and two collections (retained-B), above the heap before
-// the pool was made.
+// B/op and exact allocs/op: the process CPU time per op (cpu-ns/op, steadier
+// than time/op on a machine shared with other work), the capacity of the
+// buffers at Put over the bytes written into them (cap/written), and the heap
+// still held after every buffer is back and two collections (retained-B),
+// above the heap before the pool was made.
 func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func() distImpl[B]) {
 	runtime.GC()
 	base := heapAfterGC()
 	im := newImpl()
 	var capSum, written atomic.Int64
 	report := reusetest.ReportAllocs(b)
+	cpu := cputime.Report(b)
 	if parallel {
 		// The goroutines start at even intervals of the lengths, so that
 		// together they run through all of them, whatever the pool.
@@ -223,6 +226,7 @@ func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func()
 		w.done(&capSum, &written)
 	}
 	b.StopTimer()
+	cpu()
 	report()
 	perp.Collect(1) // the first collection, and the sweep after it
 	retained := heapAfterGC() - base

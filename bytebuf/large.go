@@ -51,6 +51,7 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 	}
 	if t < nClasses {
 		if b := p.takeLarge(st, t); b != nil {
+			p.refreshLimit()
 			return b
 		}
 	}
@@ -187,6 +188,7 @@ func (p *Pool) putLarge(buf []byte) {
 	slots := &st.slots[i]
 	for k := range slots {
 		if slots[k].Load() == nil && slots[k].CompareAndSwap(nil, ptr) {
+			p.refreshLimit()
 			return
 		}
 	}

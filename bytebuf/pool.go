@@ -284,7 +284,8 @@ func (p *Pool) putSlow(b *Buffer) {
 		b.tick = sampleEvery
 		p.sample(b, sampleEvery)
 	}
-	p.refreshLimit()
+	// limit is kept up to date by whatever changes its inputs (new
+	// Buffers and their cleanups, the shared slots, calibrations, sweeps).
 	if int64(cap(b.buf)) > p.limit.Load() {
 		// A home array from before the workload shrank, or more Buffers
 		// alive than the budget allows: let the collector have it.
@@ -300,7 +301,10 @@ func (p *Pool) putSlow(b *Buffer) {
 
 // refreshLimit recomputes limit from homeMax, MaxCap and the bytes
 // retained. It writes only when the value changes, so that the line Put
-// reads stays shared between processors.
+// reads stays shared between processors. Whatever changes those inputs calls
+// it: new Buffers and their cleanups, a home array replaced, the shared
+// slots' traffic, calibrations and sweeps; the per-P caches do not count in
+// it (they have their own bound, the reserve).
 func (p *Pool) refreshLimit() {
 	l := p.homeMax.Load()
 	if l == 0 {
@@ -325,6 +329,7 @@ func (p *Pool) putGrown(b *Buffer) {
 		b.acct.n.Store(int64(d))
 		p.homeBytes.Add(int64(d - cap(home)))
 		p.putLarge(home)
+		p.refreshLimit()
 		return
 	}
 	b.buf = home

@@ -125,3 +125,35 @@ func BenchmarkSlicesDist(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSlicesDistPaired is the serial half of BenchmarkSlicesDist
+// measured in pairs (reusetest.Paired), which survives a loaded machine:
+// x-base is the median ratio of reuse.Slices' time to libp2p's (below 1:
+// Slices is faster).
+//
+//	go test -run '^$' -bench SlicesDistPaired -benchtime 200x
+func BenchmarkSlicesDistPaired(b *testing.B) {
+	for _, wl := range distWorkloads {
+		lengths := wl.lengths
+		stepper := func(get func(int) []byte, put func([]byte)) func() {
+			var held [distInFlight][]byte
+			i := 0
+			return func() {
+				k := i % distInFlight
+				if held[k] != nil {
+					put(held[k])
+				}
+				n := lengths[i%len(lengths)]
+				s := get(n)
+				s[0], s[n-1] = 1, 2
+				held[k] = s
+				i++
+			}
+		}
+		b.Run("dist="+wl.name, func(b *testing.B) {
+			var lp pool.BufferPool
+			var rp reuse.Slices[byte]
+			reusetest.Paired(b, 1024, stepper(lp.Get, lp.Put), stepper(rp.Get, rp.Put))
+		})
+	}
+}

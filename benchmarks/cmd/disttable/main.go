@@ -22,7 +22,7 @@ type key struct {
 }
 
 // metrics are the units reported, in table order.
-var metrics = []string{"ns/op", "exact-allocs/op", "B/op", "cap/written", "retained-B"}
+var metrics = []string{"ns/op", "cpu-ns/op", "exact-allocs/op", "B/op", "cap/written", "retained-B"}
 
 // impls are the pools, bytebuf last.
 var impls = []string{"syncpool", "bytebufferpool", "libp2p", "zap", "bytebuf"}
@@ -54,8 +54,8 @@ func main() {
 
 	fmt.Fprintln(w, "bytebuf against the best of the four other pools, for each metric (medians; ratio = bytebuf / best):")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| workload | mode | P | ns/op: bytebuf, best peer | ratio | B/op: bytebuf, best peer | allocs/op | cap/written | retained after 2 GCs |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| workload | mode | P | ns/op: bytebuf, best peer | ratio | CPU ns/op: bytebuf, best peer | ratio | B/op: bytebuf, best peer | allocs/op | cap/written | retained after 2 GCs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range order {
 		ours := g
 		ours.impl = "bytebuf"
@@ -64,21 +64,23 @@ func main() {
 			continue
 		}
 		bestT, bestTName := best(g, "ns/op", med)
+		oc2, _ := med(ours, "cpu-ns/op")
+		bestC, bestCName := best(g, "cpu-ns/op", med)
 		bestB, bestBName := best(g, "B/op", med)
 		ob, _ := med(ours, "B/op")
 		oa, _ := med(ours, "exact-allocs/op")
 		oc, _ := med(ours, "cap/written")
 		or, _ := med(ours, "retained-B")
-		fmt.Fprintf(w, "| %s | %s | %d | %s, %s (%s) | %.2f | %s, %s (%s) | %s | %.2f | %s |\n",
+		fmt.Fprintf(w, "| %s | %s | %d | %s, %s (%s) | %.2f | %s | %s, %s (%s) | %s | %.2f | %s |\n",
 			g.workload, g.mode, g.procs, ns(t), ns(bestT), bestTName, t/bestT,
-			num(ob), num(bestB), bestBName, allocs(oa), oc, size(or))
+			cpuCells(oc2, bestC, bestCName), num(ob), num(bestB), bestBName, allocs(oa), oc, size(or))
 	}
 
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "<details><summary>Every pool (medians)</summary>")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| workload | mode | P | pool | ns/op | allocs/op | B/op | cap/written | retained after 2 GCs |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| workload | mode | P | pool | ns/op | CPU ns/op | allocs/op | B/op | cap/written | retained after 2 GCs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range order {
 		for _, impl := range impls {
 			k := g
@@ -87,16 +89,30 @@ func main() {
 			if !ok {
 				continue
 			}
+			cpu := "-"
+			if v, ok := med(k, "cpu-ns/op"); ok {
+				cpu = ns(v)
+			}
 			a, _ := med(k, "exact-allocs/op")
 			b, _ := med(k, "B/op")
 			c, _ := med(k, "cap/written")
 			r, _ := med(k, "retained-B")
-			fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s | %.2f | %s |\n",
-				g.workload, g.mode, g.procs, impl, ns(t), allocs(a), num(b), c, size(r))
+			fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s | %s | %.2f | %s |\n",
+				g.workload, g.mode, g.procs, impl, ns(t), cpu, allocs(a), num(b), c, size(r))
 		}
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "</details>")
+}
+
+// cpuCells returns the two cells of the CPU time columns: bytebuf's and the
+// best peer's medians, and their ratio; dashes for results from before the
+// suite reported CPU time.
+func cpuCells(ours, best float64, name string) string {
+	if ours <= 0 || best <= 0 {
+		return "- | -"
+	}
+	return fmt.Sprintf("%s, %s (%s) | %.2f", ns(ours), ns(best), name, ours/best)
 }
 
 // best returns the smallest median of unit among the pools other than

@@ -122,8 +122,10 @@
 //     paths count nothing in shared memory. They follow sync.Pool's victim
 //     rule too: after every collection each P's cache is detached and held
 //     only by weak pointer, and the P's next use takes it back; a cache no
-//     one takes back is freed by the next collection. And a P drops the
-//     arrays of a class it took none from during two collection intervals.
+//     one takes back is freed by the next collection. And a P drops, at
+//     its first use after a collection, the arrays of every class it took
+//     none from during the interval that collection ended: an array put
+//     back and not taken again is let go within two collections.
 //   - The larger arrays in the shared slots are counted from above: bytes are
 //     reserved before an array is stored and released when it is taken or
 //     dropped. The slots hold at most 8 arrays per class and are emptied of

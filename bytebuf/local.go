@@ -19,8 +19,8 @@ import (
 // stack of a class is empty (at growth) or full (at Put) does the array go
 // through the shared slots of large.go, the second tier.
 //
-// Memory: a P's cache holds at most localBytes bytes, a share of the part of
-// the budget reserved for local caches (see reserve); the shared tier and the
+// Memory: a P's cache holds at most its limit, a share of the part of the
+// budget reserved for local caches (see reserve); the shared tier and the
 // home arrays together stay within the rest of the budget, so the pool's
 // total stays within Budget without the hot paths reading a shared counter.
 //
@@ -30,9 +30,11 @@ import (
 // victim back if the collector has not freed it. So a cache, with its
 // arrays, that no one uses for a whole collection interval is freed by the
 // second collection after its last use, as a sync.Pool's values are. And
-// within a cache in use, the owner drops at the first use after each sweep
-// the arrays of every class it took nothing from in the two intervals
-// before (see age).
+// within a cache in use, the owner drops, at its first use after each sweep,
+// the arrays of every class it took nothing from during the collection
+// interval that sweep ended (see age): an array put back and not taken
+// again is let go within two collections, as in a sync.Pool, though it is
+// not offered for a second interval as a sync.Pool's victim is.
 
 const (
 	// localPerClass is how many arrays of one class a local cache holds.
@@ -81,8 +83,8 @@ func (p *Pool) cacheOf(sl *perp.Slot, gen uint32) *lcache {
 	return c
 }
 
-// age drops the arrays of the classes nothing was taken from during the two
-// intervals between the last three sweeps, and starts a new interval.
+// age drops the arrays of the classes nothing was taken from during the
+// interval the last sweep ended, and starts a new interval.
 func (c *lcache) age(gen uint32) {
 	c.gen = gen
 	for i := range c.n {

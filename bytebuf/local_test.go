@@ -172,6 +172,7 @@ func TestLocalCacheWithinReserve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	none.Put(none.Get()) // makes the slots
 	b, _ := grownArray(t, none, 5000)
 	none.Put(b)
 	if c := localCache(none); c != nil {
@@ -182,6 +183,7 @@ func TestLocalCacheWithinReserve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.Put(p.Get()) // makes the slots
 	var bufs []*Buffer
 	for _, n := range []int{5000, 9000, 17000, 17000, 33000} {
 		b, _ := grownArray(t, p, n)

@@ -89,19 +89,19 @@
 // sync.Pool operation, which makes the pool cheaper than a bare sync.Pool
 // of *bytes.Buffer. Under the race detector, and TinyGo, there are no slots.
 // A Buffer that outgrows its home array takes the larger array from a cache
-// of its P (two arrays per size class, up to 4 MiB, like the runtime's
+// of its P (two arrays per size class, up to 64 KiB, like the runtime's
 // mcache), and its Put gives that array back there: plain loads and stores
 // while pinned, beside the copy that growing costs anyway. Only when the
-// P's cache has none of the class, or no room for it, does the array go
-// through the shared slots, with a compare-and-swap and an add to the count
-// of bytes kept. The per-P caches do not share with each other: a goroutine
-// that moves to another P leaves up to two arrays of each class in its old
-// P's cache until that P grows a Buffer again or the next collection
-// detaches the cache, and may make new ones meanwhile (measured with the
-// collector off: up to 21 arrays after one move). A P's cache also takes
-// arrays of the classes within a doubling above those the calibration
-// keeps, which a Buffer whose length is just past the top grows into; the
-// shared slots take only the classes kept.
+// P's cache has none of the class, or no room for it, and for larger
+// arrays, whose copy costs far more than a compare-and-swap, does the array
+// go through the shared slots, with a compare-and-swap and an add to the
+// count of bytes kept. The per-P caches do not share with each other: a
+// goroutine that moves to another P leaves up to two arrays of each class
+// in its old P's cache until that P grows a Buffer again or the next
+// collection detaches the cache, and may make new ones meanwhile (measured
+// with the collector off: up to 21 arrays after one move). Both tiers also
+// take arrays of the classes within a doubling above those the calibration
+// keeps, which a Buffer whose length is just past the top grows into.
 //
 // # Bounds
 //

@@ -149,9 +149,8 @@ func (p *Pool) age(st *state, idle bool) {
 }
 
 // putLarge keeps buf in its P's cache or in a shared slot if its capacity is
-// exactly a class size that the calibration keeps (or, for the P's cache,
-// one within a doubling above), within MaxCap and the budget; otherwise it
-// drops buf.
+// exactly a class size that the calibration keeps, or one within a doubling
+// above, within MaxCap and the budget; otherwise it drops buf.
 func (p *Pool) putLarge(buf []byte) {
 	if debug.Enabled {
 		debug.SealBytes(buf)
@@ -162,19 +161,17 @@ func (p *Pool) putLarge(buf []byte) {
 		p.drops.Add(1)
 		return
 	}
-	// The per-P caches also take the arrays of the classes within a
-	// doubling above those the calibration keeps: a Buffer whose length
-	// is just past the top grows to twice what it holds, and that array
-	// is worth reusing. They are bounded, and age out on their own. The
-	// shared slots take only the classes kept; a rare giant's arrays are
+	// Both tiers also take the arrays of the classes within a doubling
+	// above those the calibration keeps: a Buffer whose length is just
+	// past the top grows to twice what it holds, and that array is worth
+	// reusing. Both age out what is not taken. A rare giant's arrays are
 	// kept by neither.
 	st := p.state()
-	kept := st.keep[i].Load()
-	if (kept || i <= sizeclass.Class(int(st.keepCap.Load()))+4) && p.putLocal(buf, i) {
+	if !st.keep[i].Load() && i > sizeclass.Class(int(st.keepCap.Load()))+4 {
+		p.drops.Add(1)
 		return
 	}
-	if !kept {
-		p.drops.Add(1)
+	if p.putLocal(buf, i) {
 		return
 	}
 	// Reserve the bytes first, so that concurrent Puts cannot together

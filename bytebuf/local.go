@@ -40,9 +40,13 @@ const (
 	// localPerClass is how many arrays of one class a local cache holds.
 	localPerClass = 2
 	// localClasses is the number of classes a local cache holds, up to
-	// localMaxSize; larger arrays use the shared tier only.
-	localClasses = 84 // sizeclass.Class(localMaxSize) + 1
-	localMaxSize = 4 << 20
+	// localMaxSize; larger arrays use the shared tier only. A larger array
+	// costs microseconds to fill, next to which the shared tier's
+	// compare-and-swap is nothing; and kept per P it would be out of reach
+	// of the other Ps (a goroutine that moves to another P leaves its old
+	// P's arrays behind).
+	localClasses = 60 // sizeclass.Class(localMaxSize) + 1
+	localMaxSize = 64 << 10
 )
 
 // lcache is one P's cache of arrays. Its owner, a goroutine pinned to the P,

@@ -19,6 +19,10 @@ type Allocs struct {
 	// steady-state runs, as exact fractions: 0.5 when every other call
 	// allocates once.
 	PerRun, BytesPerRun float64
+	// GCs is the number of garbage collections that ended during the
+	// steady-state runs. A collection empties sync.Pools and runs cleanups
+	// and finalizers, whose allocations, on other goroutines, count too.
+	GCs uint32
 }
 
 // String formats a as "first: 2 allocs (64 B); steady: 0.5 allocs/run (8 B/run) over 100 runs".
@@ -53,19 +57,27 @@ func Measure(runs int, f func()) Allocs {
 		Runs:        runs,
 		PerRun:      float64(m2.Mallocs-m1.Mallocs) / float64(runs),
 		BytesPerRun: float64(m2.TotalAlloc-m1.TotalAlloc) / float64(runs),
+		GCs:         m2.NumGC - m1.NumGC,
 	}
 }
 
 // steadyRuns is how many steady-state calls AllocsAtMost measures.
 const steadyRuns = 1000
 
+// gcRetries is how many times AllocsAtMost measures again when a collection
+// ran during a measurement that exceeded its bound.
+const gcRetries = 2
+
 // AllocsAtMost measures f with Measure over 1000 steady-state runs and fails t
 // (t.Errorf) when PerRun, the steady-state allocations per call, exceeds max;
 // the message gives First and PerRun. max is a count of allocations per call
 // and may be a fraction (0.5: at most one allocation every other call). The first call
-// is not held to max: it may fill a pool. Under the race detector, which makes
-// sync.Pool drop values on purpose, it skips t instead. It returns the
-// measurement.
+// is not held to max: it may fill a pool. A measurement over max during which
+// a garbage collection ran is taken again, up to twice: the collection
+// empties pools and makes other goroutines allocate, which is not what f
+// costs in steady state; a measurement over max with no collection fails at
+// once. Under the race detector, which makes sync.Pool drop values on purpose,
+// it skips t instead. It returns the last measurement.
 func AllocsAtMost(t TB, max float64, f func()) Allocs {
 	t.Helper()
 	if race.Enabled {
@@ -73,6 +85,9 @@ func AllocsAtMost(t TB, max float64, f func()) Allocs {
 		return Allocs{}
 	}
 	a := Measure(steadyRuns, f)
+	for try := 0; a.PerRun > max && a.GCs > 0 && try < gcRetries; try++ {
+		a = Measure(steadyRuns, f)
+	}
 	if a.PerRun > max {
 		t.Errorf("allocations: steady state %g allocs/run (%g B/run), want at most %g; first call: %d allocs (%d B)",
 			a.PerRun, a.BytesPerRun, max, a.First, a.FirstBytes)

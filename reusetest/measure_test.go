@@ -136,12 +136,12 @@ func TestAllocsAtMost(t *testing.T) {
 	}
 }
 
-// TestAllocsAtMostRetriesAfterGC: a measurement over the bound during which a
-// collection ran is taken again; one over the bound with no collection is
-// not. A collection empties pools and makes other goroutines allocate, which
-// made steady-state bounds fail at random in CI (bufiopool's TestAllocs at
-// 1.001 allocs per call against 1).
-func TestAllocsAtMostRetriesAfterGC(t *testing.T) {
+// TestAllocsAtMostRetries: a measurement over the bound is taken again, and
+// the bound fails only when every measurement is over it. Allocations of
+// other goroutines count, and a collection in one measurement, or a cleanup
+// queued earlier, made steady-state bounds fail at random in CI (bufiopool's
+// TestAllocs at 1.001 and 1.002 allocs per call against 1).
+func TestAllocsAtMostRetries(t *testing.T) {
 	if race.Enabled {
 		t.Skip("AllocsAtMost skips under -race")
 	}
@@ -155,7 +155,7 @@ func TestAllocsAtMostRetriesAfterGC(t *testing.T) {
 		}
 	})
 	if len(ft.errors) != 0 || a.PerRun != 0 {
-		t.Errorf("a measurement disturbed by a collection was not taken again: %q, last %v", ft.errors, a)
+		t.Errorf("a measurement disturbed once was not taken again: %q, last %v", ft.errors, a)
 	}
 	if n != 2*(1+1000) {
 		t.Errorf("f ran %d times, want two measurements of 1 + 1000 calls", n)
@@ -165,12 +165,12 @@ func TestAllocsAtMostRetriesAfterGC(t *testing.T) {
 	m := 0
 	reusetest.AllocsAtMost(ft, 0, func() {
 		m++
-		if m == 2 {
-			sink = make([]byte, 8) // no collection: a real allocation
+		if m%100 == 0 {
+			sink = make([]byte, 8) // every measurement: a real cost
 		}
 	})
-	if len(ft.errors) != 1 || m != 1001 {
-		t.Errorf("an allocation without a collection: %d errors after %d calls, want 1 after 1001", len(ft.errors), m)
+	if len(ft.errors) != 1 || m != 3*(1+1000) {
+		t.Errorf("an allocation in every measurement: %d errors after %d calls, want 1 after three measurements", len(ft.errors), m)
 	}
 }
 

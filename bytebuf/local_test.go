@@ -5,7 +5,6 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"testing"
-	"time"
 	"weak"
 
 	idebug "github.com/reuse-go/reuse/internal/debug"
@@ -239,9 +238,8 @@ func TestLocalCacheGOMAXPROCS(t *testing.T) {
 	caches := 0
 	var ws []weak.Pointer[lcache]
 	// The scheduler decides which Ps the goroutines run on: spread them
-	// until at least two Ps have grown a Buffer, for up to 10 s.
-	for deadline := time.Now().Add(10 * time.Second); caches < 2 && time.Now().Before(deadline); {
-		perp.Spread(64, 20, grow)
+	// until at least two Ps have grown a Buffer.
+	perp.SpreadUntil(64, 20, grow, func() bool {
 		caches, ws = 0, nil
 		p.slots.Each(func(_ int, sl *perp.Slot) {
 			if c := (*lcache)(sl.Spare); c != nil {
@@ -252,7 +250,8 @@ func TestLocalCacheGOMAXPROCS(t *testing.T) {
 				}
 			}
 		})
-	}
+		return caches >= 2
+	})
 	if p.slots.Len() != 4 || caches < 2 {
 		t.Fatalf("%d slots and %d caches after GOMAXPROCS 1 -> 4, want 4 slots and a cache per P that grew (at least 2)", p.slots.Len(), caches)
 	}

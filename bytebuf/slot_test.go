@@ -78,7 +78,7 @@ func TestGOMAXPROCSUp(t *testing.T) {
 	if runtime.GOMAXPROCS(0) != 8 {
 		t.Skip("GOMAXPROCS cannot be raised on this platform (js/wasm, wasip1)")
 	}
-	perp.Spread(64, 10, func() { p.Put(p.Get()) })
+	perp.SpreadUntil(64, 10, func() { p.Put(p.Get()) }, func() bool { return p.slots.Len() == 8 })
 	if n := p.slots.Len(); n != 8 {
 		t.Errorf("%d slots after GOMAXPROCS 1 -> 8, want 8", n)
 	}

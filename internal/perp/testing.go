@@ -85,6 +85,22 @@ func Spread(goroutines, iters int, f func()) {
 	wg.Wait()
 }
 
+// SpreadUntil runs Spread(goroutines, iters, f) until done reports true, for
+// up to ten seconds, and returns the number of rounds it ran. The scheduler
+// decides which Ps the goroutines run on, and on a loaded machine one round
+// may run them all on one P: tests that need more than one P to have run f
+// wait on done for it instead of failing.
+func SpreadUntil(goroutines, iters int, f func(), done func() bool) int {
+	rounds := 0
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		Spread(goroutines, iters, f)
+		rounds++
+		if done() || time.Now().After(deadline) {
+			return rounds
+		}
+	}
+}
+
 var spinSink atomic.Int64
 
 // spin does about 20 µs of work.

@@ -76,6 +76,38 @@ func BenchmarkSlices(b *testing.B) {
 	}
 }
 
+// slicesDistWorker is one goroutine of BenchmarkSlicesDist: distInFlight
+// slices in flight; each step puts the oldest back and gets one of the next
+// length in its place, writing at both ends.
+type slicesDistWorker struct {
+	lengths []int
+	get     func(int) []byte
+	put     func([]byte)
+	held    [distInFlight][]byte
+	i       int
+}
+
+func (w *slicesDistWorker) step() {
+	k := w.i % distInFlight
+	if w.held[k] != nil {
+		w.put(w.held[k])
+	}
+	n := w.lengths[w.i%len(w.lengths)]
+	s := w.get(n)
+	s[0], s[n-1] = 1, 2
+	w.held[k] = s
+	w.i++
+}
+
+// done puts back the slices still held.
+func (w *slicesDistWorker) done() {
+	for _, s := range w.held {
+		if s != nil {
+			w.put(s)
+		}
+	}
+}
+
 // BenchmarkSlicesDist compares reuse.Slices[byte] with libp2p/go-buffer-pool
 // on the shapes of the distributions suite (dist_test.go), with
 // distInFlight slices in flight per goroutine: one op puts the oldest back
@@ -89,24 +121,11 @@ func BenchmarkSlicesDist(b *testing.B) {
 			run := func(b *testing.B, get func(int) []byte, put func([]byte)) {
 				defer reusetest.ReportAllocs(b)()
 				body := func(next func() bool) {
-					var held [distInFlight][]byte
-					i := 0
+					w := slicesDistWorker{lengths: lengths, get: get, put: put}
 					for next() {
-						k := i % distInFlight
-						if held[k] != nil {
-							put(held[k])
-						}
-						n := lengths[i%len(lengths)]
-						s := get(n)
-						s[0], s[n-1] = 1, 2
-						held[k] = s
-						i++
+						w.step()
 					}
-					for _, s := range held {
-						if s != nil {
-							put(s)
-						}
-					}
+					w.done()
 				}
 				if par {
 					b.RunParallel(func(pb *testing.PB) { body(pb.Next) })
@@ -135,25 +154,12 @@ func BenchmarkSlicesDist(b *testing.B) {
 func BenchmarkSlicesDistPaired(b *testing.B) {
 	for _, wl := range distWorkloads {
 		lengths := wl.lengths
-		stepper := func(get func(int) []byte, put func([]byte)) func() {
-			var held [distInFlight][]byte
-			i := 0
-			return func() {
-				k := i % distInFlight
-				if held[k] != nil {
-					put(held[k])
-				}
-				n := lengths[i%len(lengths)]
-				s := get(n)
-				s[0], s[n-1] = 1, 2
-				held[k] = s
-				i++
-			}
-		}
 		b.Run("dist="+wl.name, func(b *testing.B) {
 			var lp pool.BufferPool
 			var rp reuse.Slices[byte]
-			reusetest.Paired(b, 1024, stepper(lp.Get, lp.Put), stepper(rp.Get, rp.Put))
+			base := slicesDistWorker{lengths: lengths, get: lp.Get, put: lp.Put}
+			ours := slicesDistWorker{lengths: lengths, get: rp.Get, put: rp.Put}
+			reusetest.Paired(b, 1024, base.step, ours.step)
 		})
 	}
 }

@@ -19,10 +19,6 @@ type Allocs struct {
 	// steady-state runs, as exact fractions: 0.5 when every other call
 	// allocates once.
 	PerRun, BytesPerRun float64
-	// GCs is the number of garbage collections that ended during the
-	// steady-state runs. A collection empties sync.Pools and runs cleanups
-	// and finalizers, whose allocations, on other goroutines, count too.
-	GCs uint32
 }
 
 // String formats a as "first: 2 allocs (64 B); steady: 0.5 allocs/run (8 B/run) over 100 runs".
@@ -57,7 +53,6 @@ func Measure(runs int, f func()) Allocs {
 		Runs:        runs,
 		PerRun:      float64(m2.Mallocs-m1.Mallocs) / float64(runs),
 		BytesPerRun: float64(m2.TotalAlloc-m1.TotalAlloc) / float64(runs),
-		GCs:         m2.NumGC - m1.NumGC,
 	}
 }
 

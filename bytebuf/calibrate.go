@@ -161,7 +161,7 @@ func (p *Pool) calibrate(st *state) {
 	}
 	best := st.settleDefault(int(p.def.Load())-1, p.quantileClass(st, total, maxClass), total)
 	top := st.keepTop(total, maxClass)
-	p.setKeep(st, top)
+	st.setKeep(top)
 	st.setGrowth(total, maxClass)
 
 	st.keepCap.Store(int64(sizeclass.Size(max(best, top))))
@@ -274,16 +274,13 @@ func (st *state) keepTop(total float64, maxClass int) int {
 	return -1
 }
 
-// setKeep keeps the arrays of the classes up to top and no others, and
-// evicts the arrays of the classes no longer kept.
-func (p *Pool) setKeep(st *state, top int) {
+// setKeep marks the classes up to top as kept and no others. The arrays of
+// a class no longer kept stay where they are: growth still takes them, and
+// the aging of the tiers lets them go if it does not (see putLarge).
+func (st *state) setKeep(top int) {
 	for i := range st.keep {
-		k := i <= top
-		if was := st.keep[i].Load(); k != was {
+		if k := i <= top; st.keep[i].Load() != k {
 			st.keep[i].Store(k)
-			if was {
-				p.evict(st, i)
-			}
 		}
 	}
 }

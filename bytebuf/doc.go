@@ -62,12 +62,15 @@
 //     than 60% in the class below), so that it settles on a workload that
 //     does not change. A Buffer whose home array is more than a class above
 //     the default is dropped at Put, so the Buffers follow the default down;
-//   - which classes of larger arrays are kept: every class up to the top of
-//     the lengths, the largest class at or above which lengths still make
-//     0.01% of the Puts (0.0025% for a class already kept), within MaxCap.
-//     So every size a Buffer grows through is reused, on a smooth
-//     distribution as on one with a few common sizes, and a rare giant is
-//     not kept;
+//   - the top of the lengths (Stats.KeepCap): the largest class at or above
+//     which lengths still make 0.01% of the Puts (0.0025% for a class
+//     already above it), within MaxCap. Growth does not go past it when
+//     the length needed is within it. Arrays above it are kept too, within
+//     MaxCap and the budget: on a heavy tail the estimate moves by several
+//     doublings between calibrations, and an array dropped for being above
+//     it would be allocated again by the next Buffer that grows that far.
+//     An array no Buffer takes is let go by the aging described under
+//     Bounds, a rare giant's included;
 //   - where a Buffer that outgrows its array grows to: the 40th percentile of
 //     the lengths above the size it needs, so that most Buffers that grow
 //     grow once, to a capacity close to what they write; and at least twice
@@ -76,7 +79,7 @@
 //
 // Before the first calibration, new Buffers get 512 bytes, growth doubles,
 // and larger arrays are kept up to 64 KiB, the threshold fmt uses for its own
-// buffers.
+// buffers; after it, up to MaxCap.
 //
 // Get and Put take no lock, do not sort, use no map, do not allocate (except
 // when the pool is empty and Get makes a Buffer, and at the first Put, which
@@ -99,9 +102,7 @@
 // goroutine that moves to another P leaves up to two arrays of each class
 // in its old P's cache until that P grows a Buffer again or the next
 // collection detaches the cache, and may make new ones meanwhile (measured
-// with the collector off: up to 21 arrays after one move). Both tiers also
-// take arrays of the classes within a doubling above those the calibration
-// keeps, which a Buffer whose length is just past the top grows into.
+// with the collector off: up to 21 arrays after one move).
 //
 // # Bounds
 //
@@ -133,11 +134,11 @@
 //     back and not taken again is let go within two collections.
 //   - The larger arrays in the shared slots are counted from above: bytes are
 //     reserved before an array is stored and released when it is taken or
-//     dropped. The slots hold at most 8 arrays per class and are emptied of
-//     a class when the calibration stops keeping it. They follow sync.Pool's
-//     victim rule: after every collection the arrays in the slots move to a
-//     victim table that holds them only by weak pointer, from which growth
-//     still takes them, and what the victim table held before is dropped.
+//     dropped. The slots hold at most 8 arrays per class. They follow
+//     sync.Pool's victim rule: after every collection the arrays in the
+//     slots move to a victim table that holds them only by weak pointer,
+//     from which growth still takes them, and what the victim table held
+//     before is dropped.
 //     So an array nobody takes is freed by the second collection after it
 //     was put back, as in a sync.Pool (the bytes of a victim the collector
 //     freed stay counted until the next collection: the count errs high).
@@ -145,7 +146,10 @@
 //     Buffer from its per-P slots (the pool is idle), the arrays are
 //     dropped at once, and so is the state that holds them with the
 //     sampler (about 20 KiB): an idle pool keeps only its counters and its
-//     default capacity, and its next use starts the sampler anew.
+//     default capacity, and its next use starts the sampler anew. Where
+//     there are no per-P slots (under the race detector, with the
+//     reuse_nolinkname tag, under TinyGo), the pool is idle when no Get ran
+//     during the interval.
 //   - The home arrays of the Buffers live in a sync.Pool, which the garbage
 //     collector empties over two cycles without telling anyone, and in the
 //     per-P Buffer slots (one Buffer each), which follow the same rule (see

@@ -103,6 +103,10 @@ type Pool struct {
 	lmu     sync.Mutex
 	lvictim []weak.Pointer[lcache]
 	victims atomic.Int32
+	// Where there are no slots (perp.OK is false): registered says that
+	// keep has registered swept with the sweep, and used that Get ran since
+	// the last sweep.
+	registered, used atomic.Bool
 
 	_ [128]byte // written on drops and new Buffers: keep off the lines above
 
@@ -189,6 +193,9 @@ func (p *Pool) Get() *Buffer {
 			}
 		}
 		perp.Unpin()
+	}
+	if !perp.OK && !p.used.Load() {
+		p.used.Store(true) // the sweep's sign of use where there are no slots
 	}
 	if b, ok := p.bufs.Get().(*Buffer); ok {
 		b.gets++
@@ -375,7 +382,11 @@ type Stats struct {
 	Drops uint64
 	// DefaultCap is the capacity new Buffers get now.
 	DefaultCap int
-	// KeepCap is the largest capacity the pool currently keeps.
+	// KeepCap is the top of the lengths written, as the calibration
+	// estimates it (before the first calibration, the largest capacity
+	// kept): growth stays within it when the length needed does. Larger
+	// arrays, up to MaxCap, are kept too once the pool has calibrated,
+	// within the budget and until the aging lets them go.
 	KeepCap int
 	// RetainedBytes estimates the bytes the pool holds: the home arrays of
 	// the Buffers it made that the collector has not freed (whether in the
@@ -425,6 +436,10 @@ func (p *Pool) Stats() Stats {
 // A sample or an array put back into the old state meanwhile is lost to the
 // collector, with its count: the bytes kept are counted per state.
 func (p *Pool) swept(idle bool) {
+	if !perp.OK {
+		// No slots, so the sweep cannot tell: Get says.
+		idle = !p.used.Swap(false)
+	}
 	p.sweepLocal()
 	if st := p.st.Load(); st != nil {
 		p.age(st, idle)
@@ -466,6 +481,10 @@ func (p *Pool) keep(b *Buffer) {
 		}
 		perp.Unpin()
 		p.slots.Grow()
+	} else if !p.registered.Load() {
+		// No slots, but the sweep still ages the larger arrays.
+		p.registered.Store(true)
+		p.slots.MakeWith(p.swept)
 	}
 	p.bufs.Put(b)
 }

@@ -63,3 +63,34 @@ func TestSlicesSlot(t *testing.T) {
 		t.Errorf("Stats = %+v; want 1 new (the first Get), 0 drops", s)
 	}
 }
+
+// TestSlicesSlotServesSmallerClasses: the slice at hand in the P's slot
+// serves a Get of any class below its own down to half its size, as a
+// larger class from the sync.Pools does, and no smaller one. It used to serve
+// only its own class, and a Get of the class below made a new slice while
+// the slot held one that fit.
+func TestSlicesSlotServesSmallerClasses(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection may empty the slot
+	var p Slices[byte]
+	for _, tt := range []struct {
+		n     int
+		serve bool
+	}{{1280, true}, {1000, true}, {641, true}, {640, false}, {100, false}, {1281, false}} {
+		x := make([]byte, 1280) // class 1280
+		p.Put(x)
+		got := p.Get(tt.n)
+		same := unsafe.SliceData(got) == unsafe.SliceData(x)
+		if same != tt.serve || len(got) != tt.n || same && cap(got) != 1280 {
+			t.Errorf("slot holds a 1280-byte slice; Get(%d): len %d, cap %d, from the slot %v; want from the slot %v",
+				tt.n, len(got), cap(got), same, tt.serve)
+		}
+		if same {
+			continue
+		}
+		p.Get(1280) // empty the slot for the next case
+	}
+}

@@ -41,6 +41,10 @@ const (
 	nearMargin = 0.1
 	// slotsPerClass is how many arrays of one class the pool keeps at most.
 	slotsPerClass = 8
+	// freshMin is the least weight of fresh samples that can move the
+	// default capacity down at once (see fallen): 16 samples of Buffers
+	// that did not grow.
+	freshMin = 16 * sampleEvery
 	// maxCells bounds the number of sampler cells.
 	maxCells = 16
 )
@@ -61,6 +65,8 @@ type state struct {
 	// capacity to move up (positive) or down (negative).
 	moves  int32
 	weight [nClasses]float64
+	// fresh holds the counts the cells took since the last calibration.
+	fresh [nClasses]float64
 
 	// Written by calibrations, read by Get, Put and growth.
 	calibrations atomic.Uint64
@@ -159,7 +165,14 @@ func (p *Pool) calibrate(st *state) {
 	if total == 0 {
 		return
 	}
-	best := st.settleDefault(int(p.def.Load())-1, p.quantileClass(st, total, maxClass), total)
+	cur, q := int(p.def.Load())-1, p.quantileClass(st.weight[:], total, maxClass)
+	best := st.settleDefault(cur, q, total)
+	if f, ft, ok := p.fallen(st, cur, q, maxClass); ok && best == cur {
+		// The workload changed: forget the weights of the lengths before,
+		// or they would ask to move back up.
+		best, st.moves = f, 0
+		st.weight, total = st.fresh, ft
+	}
 	top := st.keepTop(total, maxClass)
 	st.setKeep(top)
 	st.setGrowth(total, maxClass)
@@ -180,7 +193,8 @@ func (st *state) merge() float64 {
 		for k := range st.cells {
 			sum += st.cells[k].hist[i].Load()
 		}
-		w := st.weight[i]*decay + float64(sum-st.last[i])
+		st.fresh[i] = float64(sum - st.last[i])
+		w := st.weight[i]*decay + st.fresh[i]
 		if w < 0.01 {
 			// Below a hundredth of a Put: forget it, before it decays
 			// into subnormal floats, whose arithmetic is a hundred times
@@ -204,9 +218,9 @@ func (st *state) merge() float64 {
 // of classes, used before, moved by several classes with the noise of the
 // samples on a smooth one), and it is that length when one length makes most
 // of the Puts.
-func (p *Pool) quantileClass(st *state, total float64, maxClass int) int {
+func (p *Pool) quantileClass(weight []float64, total float64, maxClass int) int {
 	for i, acc := 0, 0.0; i <= maxClass; i++ {
-		if acc += st.weight[i]; acc >= defaultQuantile*total {
+		if acc += weight[i]; acc >= defaultQuantile*total {
 			return i
 		}
 	}
@@ -320,4 +334,31 @@ func share(st *state, c int, total float64) float64 {
 		w += st.weight[i]
 	}
 	return w / total
+}
+
+// fallen reports whether the default capacity, now in class cur, is to move
+// down at once, without waiting for settle calibrations, and to which class:
+// when the quantile of the decayed weights, q, is two classes or more below
+// cur (beyond the noise that the hysteresis of settleDefault is for), and
+// the quantile of the lengths since the last calibration alone is at or
+// below q. The decayed weights lag a workload whose lengths fall (their mean age
+// is four calibrations), and meanwhile every Buffer up to the default gets
+// all its capacity; a workload whose lengths rise only makes more Buffers
+// grow, and waits. The fresh lengths count only when they hold at least
+// freshMin of weight, so that a calibration made soon after the previous
+// one does not act on a handful of samples.
+func (p *Pool) fallen(st *state, cur, q, maxClass int) (class int, total float64, ok bool) {
+	if cur < 0 || q > cur-2 {
+		return 0, 0, false
+	}
+	for _, w := range st.fresh {
+		total += w
+	}
+	if total < freshMin {
+		return 0, 0, false
+	}
+	if f := p.quantileClass(st.fresh[:], total, maxClass); f <= q {
+		return f, total, true
+	}
+	return 0, 0, false
 }

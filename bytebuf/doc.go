@@ -60,8 +60,14 @@
 //     more or less room) only when the median is clearly in the other class
 //     (less than 40% of the lengths fit in the current default, or more
 //     than 60% in the class below), so that it settles on a workload that
-//     does not change. A Buffer whose home array is more than a class above
-//     the default is dropped at Put, so the Buffers follow the default down;
+//     does not change. One exception: when the median of the weights is two
+//     classes or more below the default and the lengths since the previous
+//     calibration alone (at least 16 samples) are lower still, the lengths
+//     have fallen, and the default moves to the median of those at once,
+//     forgetting the weights of the lengths before (rising lengths only
+//     make more Buffers grow, and wait). A Buffer whose home array is more
+//     than a class above the default is dropped at Put, so the Buffers
+//     follow the default down;
 //   - the top of the lengths (Stats.KeepCap): the largest class at or above
 //     which lengths still make 0.01% of the Puts (0.0025% for a class
 //     already above it), within MaxCap. Growth does not go past it when

@@ -20,9 +20,9 @@ const (
 	// decay is the weight kept by the past at each calibration.
 	decay = 0.75
 	// keepShare is the smallest share of the Puts the lengths of a class
-	// and above need for its arrays to start being kept; they are evicted
-	// when the share falls below keepShare/4, so that noise does not make
-	// the pool flap.
+	// and above need for the class to be within the top of the lengths
+	// (KeepCap); it leaves the top when the share falls below keepShare/4,
+	// so that noise does not make the top flap.
 	keepShare = 0.0001
 	// defaultQuantile is the share of the lengths the default capacity
 	// holds without growing: the median, as a Buffer above it grows from
@@ -149,10 +149,10 @@ func (p *Pool) sample(b *Buffer, w uint64) {
 	}
 }
 
-// calibrate recomputes the default capacity, the classes kept and the growth
-// targets from the samples, unless another goroutine is already at it. It
-// does not allocate, nor do the steps it calls, which run on the goroutine
-// that holds busy.
+// calibrate recomputes the default capacity, the top of the lengths and the
+// growth targets from the samples, unless another goroutine is already at
+// it. It does not allocate, nor do the steps it calls, which run on the
+// goroutine that holds busy.
 func (p *Pool) calibrate(st *state) {
 	if !st.busy.CompareAndSwap(false, true) {
 		return
@@ -267,13 +267,11 @@ func (st *state) settleDefault(cur, best int, total float64) int {
 	return best
 }
 
-// keepTop returns the largest class whose arrays are to be kept, -1 for
-// none: every class up to the top of the lengths, the largest class at or
-// above which lengths still hold keepShare of the Puts (keepShare/4 for a
-// class already kept, so that noise does not make the pool flap), within
-// maxClass. So every size a Buffer grows through, on any distribution, is
-// reused rather than reallocated, and only the rarest giants are not kept;
-// the budget bounds the bytes.
+// keepTop returns the top of the lengths, -1 for none: the largest class at
+// or above which lengths still hold keepShare of the Puts (keepShare/4 for a
+// class already within the top, so that noise does not make it flap), within
+// maxClass. Growth does not go past it when the length needed is within it;
+// arrays above it are kept too once the pool has calibrated (see putLarge).
 func (st *state) keepTop(total float64, maxClass int) int {
 	for i, above := nClasses-1, 0.0; i >= 0; i-- {
 		above += st.weight[i]

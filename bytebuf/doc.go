@@ -80,8 +80,8 @@
 //   - where a Buffer that outgrows its array grows to: the 40th percentile of
 //     the lengths above the size it needs, so that most Buffers that grow
 //     grow once, to a capacity close to what they write; and at least twice
-//     the bytes it holds (within the classes kept), so that a Buffer written
-//     in many pieces copies each byte about once, as append does.
+//     the bytes it holds (within the top of the lengths), so that a Buffer
+//     written in many pieces copies each byte about once, as append does.
 //
 // Before the first calibration, new Buffers get 512 bytes, growth doubles,
 // and larger arrays are kept up to 64 KiB, the threshold fmt uses for its own

@@ -35,7 +35,7 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 	}
 	if n > 0 {
 		// The Buffer has n bytes to copy: grow at least to twice that
-		// (within the classes kept), so that a Buffer written in many
+		// (within the top of the lengths), so that a Buffer written in many
 		// pieces copies each byte about once, as append does. An empty
 		// Buffer copies nothing and takes the class the calibration chose.
 		c := 2 * n

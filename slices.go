@@ -27,8 +27,8 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // of length n whose capacity is n rounded up to its class, and Put takes a
 // slice back by its capacity. There are four classes per doubling (1, 2, ...
 // 8, 10, 12, 14, 16, 20, ... 1024, 1280, 1536, 1792, 2048, ...), so a slice
-// has less than 25% more room than was asked for. When the slice at hand (the
-// one last Put on the caller's P) is of a larger class below twice the size
+// has less than 25% more room than was asked for. When a slice at hand (the
+// two last Put on the caller's P) is of a larger class below twice the size
 // of n's, or the pool holds no slice of n's class, Get takes one of a larger
 // class below twice its size before it makes a new one: on a spread of
 // sizes that saves about half the allocations, and on log-normal sizes 4% of
@@ -65,16 +65,16 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // was appended to past its class, or was never the pool's, lands in the class
 // below its capacity; a slice with a capacity above MaxCap is dropped, and so
 // is a nil or zero-capacity one. No kept array is larger than MaxCap elements.
-// Each P (processor) has a slot that holds the last slice Put on it, in front
-// of one sync.Pool per class: a Get of that slice's class takes it back for
-// the cost of a pin and a few plain memory accesses, less than a sync.Pool
-// operation, and the next Put moves it behind, to its class's sync.Pool. Where
-// a goroutine cannot be pinned to its P (under the race detector, and TinyGo)
-// the sync.Pools work alone. Every garbage collection drops what a sync.Pool
+// Each P (processor) has a slot that holds the last two slices Put on it, in
+// front of one sync.Pool per class: a Get those slices can serve takes one
+// back for the cost of a pin and a few plain memory accesses, less than a
+// sync.Pool operation, and a Put moves the older of the two behind, to its
+// class's sync.Pool. Where a goroutine cannot be pinned to its P (under the
+// race detector, and TinyGo) the sync.Pools work alone. Every garbage collection drops what a sync.Pool
 // has not handed out again since the previous collection, and the slots
 // follow the same rule (see "# Retention" in the package documentation). So
 // what a Slices retains is bounded by MaxCap times the slices Put since the
-// last two collections, plus one slice per P. A Slices from which nothing
+// last two collections, plus two slices per P. A Slices from which nothing
 // was taken for a whole collection interval also lets go of its state (one
 // sync.Pool per size class, about 3 KiB for []byte) and makes it anew at its
 // next use, so an idle Slices keeps nothing after two collections: a program
@@ -115,11 +115,12 @@ type slicesState struct {
 	// often off their cache line (measured: parallel Get/Put 2x slower
 	// without it on the reference machine).
 	_ [64]byte
-	// slots holds one slice per P (see internal/perp): a cache in front of
+	// slots holds two slices per P (see internal/perp): a cache in front of
 	// the sync.Pools that costs a pin and a few plain memory accesses, less
 	// than a sync.Pool's Get or Put. A slot's Val is the first element of
-	// the array, its Aux the size of the largest class its capacity can
-	// serve. Unused where perp.OK is false.
+	// the array Put last, its Aux the size of the largest class its
+	// capacity can serve; Val2 and Aux2 are the same for the one Put
+	// before. Unused where perp.OK is false.
 	slots perp.Slots
 	// pools holds one sync.Pool per class, of unsafe.Pointers to the first
 	// element of an array of the class's size. The class gives the capacity
@@ -253,9 +254,19 @@ func (s *Slices[E]) Get(n int) []E {
 			sl := slotOf(a, pid)
 			// Aux first: it is stale once the sweep has emptied Val. A
 			// slice of n's class or of a larger one below twice its size
-			// serves, as in getShared.
+			// serves, as in getShared; the last one Put first.
 			if aux := sl.Aux; aux-uintptr(size) < uintptr(size) {
 				if x := take(sl); x != nil {
+					perp.Unpin()
+					r := makeSlice[E](x, n, int(aux))
+					if debug.Enabled {
+						debugSlicesGot(s, r, st.zero)
+					}
+					return r
+				}
+			}
+			if aux := sl.Aux2; aux-uintptr(size) < uintptr(size) {
+				if x := sl.Take2(); x != nil {
 					perp.Unpin()
 					r := makeSlice[E](x, n, int(aux))
 					if debug.Enabled {
@@ -364,9 +375,13 @@ func (s *Slices[E]) Put(x []E) {
 		pid := perp.Pin() // nothing here may allocate or block
 		if pid < slotsLen(a) {
 			// x takes the slot, with its capacity rounded down to a class
-			// size (1 <= cap(x) <= maxCap); what was there goes behind.
+			// size (1 <= cap(x) <= maxCap); what was there moves to the
+			// second place, and what that held goes behind.
 			sl := slotOf(a, pid)
 			old, oldCap := sl.Val, int(sl.Aux)
+			if old != nil {
+				old, oldCap, sl.Val2, sl.Aux2 = sl.Val2, int(sl.Aux2), old, uintptr(oldCap)
+			}
 			sl.Aux = uintptr(floorSize(cap(x)))
 			sl.Val = p
 			perp.Unpin()

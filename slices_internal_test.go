@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/perp"
+	"github.com/reuse-go/reuse/internal/sizeclass"
 )
 
 // slotP0 returns what the calling goroutine's P's slot holds. The test must
@@ -25,9 +26,10 @@ func slotP0[E any](s *Slices[E]) (unsafe.Pointer, int) {
 	return ptr, c
 }
 
-// TestSlicesSlot pins down what the per-P slot holds: the last slice Put,
-// with its capacity rounded down to a class size, and what it held before
-// goes to its class's sync.Pool rather than being lost.
+// TestSlicesSlot pins down what the per-P slot holds first: the last slice
+// Put, with its capacity rounded down to a class size; what it held before
+// moves to the second place (TestSlicesSlotSecondPlace) rather than being
+// lost.
 func TestSlicesSlot(t *testing.T) {
 	if !perp.OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
@@ -41,14 +43,14 @@ func TestSlicesSlot(t *testing.T) {
 	if ptr, c := slotP0(&p); ptr != unsafe.Pointer(unsafe.SliceData(a)) || c != 896 {
 		t.Fatalf("slot after Put(cap 1000) = %p, %d; want %p, 896", ptr, c, unsafe.SliceData(a))
 	}
-	p.Put(b) // takes the slot: a goes behind
+	p.Put(b) // takes the slot: a moves to the second place
 	if ptr, c := slotP0(&p); ptr != unsafe.Pointer(unsafe.SliceData(b)) || c != 64 {
 		t.Fatalf("slot after Put(cap 64) = %p, %d; want %p, 64", ptr, c, unsafe.SliceData(b))
 	}
 	g1 := p.Get(800)
 	defer p.Discard(g1) // given up, not Put: a Put would refill the slot under test
 	if unsafe.SliceData(g1) != unsafe.SliceData(a) || cap(g1) != 896 {
-		t.Errorf("Get(800) after a went behind: cap %d, same array %v; want a with cap 896",
+		t.Errorf("Get(800) after a moved to the second place: cap %d, same array %v; want a with cap 896",
 			cap(g1), unsafe.SliceData(g1) == unsafe.SliceData(a))
 	}
 	g2 := p.Get(64)
@@ -92,5 +94,44 @@ func TestSlicesSlotServesSmallerClasses(t *testing.T) {
 			continue
 		}
 		p.Get(1280) // empty the slot for the next case
+	}
+}
+
+// TestSlicesSlotSecondPlace: the P's slot holds the last two slices Put. The
+// one Put before the last stays in the slot's second place, where a Get of
+// its class takes it, and only the one before that goes behind, to its
+// class's sync.Pool. With one place per slot, a Get of the class of the
+// slice Put before the last went to the sync.Pools, a second pin
+// (BenchmarkSlicesDistPaired, log-normal lengths: 1.07 times libp2p's time
+// with one place, 0.98 with two).
+func TestSlicesSlotSecondPlace(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection may empty the slot
+	var p Slices[byte]
+	a, b, c := make([]byte, 896), make([]byte, 64), make([]byte, 4096)
+	p.Put(a)
+	p.Put(b) // a moves to the second place
+	st := p.st.Load()
+	if x := st.pools[sizeclass.Class(896)].Get(); x != nil {
+		t.Fatalf("after Put(a), Put(b): a went behind to its sync.Pool; want it in the slot's second place")
+	}
+	p.Put(c) // b to the second place, a behind
+	if x := st.pools[sizeclass.Class(64)].Get(); x != nil {
+		t.Fatalf("after Put(c): b went behind to its sync.Pool; want it in the slot's second place")
+	}
+	if g := p.Get(64); unsafe.SliceData(g) != unsafe.SliceData(b) {
+		t.Errorf("Get(64): not b, from the slot's second place")
+	}
+	if g := p.Get(896); unsafe.SliceData(g) != unsafe.SliceData(a) {
+		t.Errorf("Get(896): not a, from its sync.Pool")
+	}
+	if g := p.Get(4096); unsafe.SliceData(g) != unsafe.SliceData(c) {
+		t.Errorf("Get(4096): not c, from the slot")
+	}
+	if s := p.Stats(); s.News != 0 {
+		t.Errorf("Stats = %+v; want no new slice", s)
 	}
 }

@@ -27,9 +27,11 @@
 //
 // A slot is written only by goroutines pinned to its P (see pin.go), with
 // plain loads and stores, and by the sweep, which only ever stores nil into
-// Val and 0 into Used. The sweep never hands a value out, so a race between
-// the two can only lose a value to the garbage collector, never give one to
-// two owners. Val is one pointer word: Go never tears a word-sized store.
+// Val and Val2 and 0 into Used. The sweep never hands a value out, so a race
+// between the two can only lose a value to the garbage collector, never give
+// one to two owners (an owner that moves Val to Val2 while the sweep empties
+// Val keeps it one interval longer). Val and Val2 are pointer words: Go
+// never tears a word-sized store.
 //
 // Under the race detector and TinyGo, OK is false: callers do not use
 // slots at all and fall back to their shared pool.
@@ -65,9 +67,14 @@ type Slot struct {
 	// Aux describes Val for the owner (reuse.Slices keeps its class size).
 	// It may be stale when the sweep has emptied Val: read Val last.
 	Aux uintptr
-	// used is set by Take and cleared by the sweep.
+	// Val2 and Aux2 are a second value and its description, with the same
+	// rules as Val and Aux (reuse.Slices keeps the slice Put before the
+	// last there).
+	Val2 unsafe.Pointer
+	Aux2 uintptr
+	// used is set by Take and Take2 and cleared by the sweep.
 	used uint32
-	_    [SlotSize - 16 - 3*unsafe.Sizeof(uintptr(0)) - 4]byte
+	_    [SlotSize - 16 - 5*unsafe.Sizeof(uintptr(0)) - 4]byte
 }
 
 // Slots is a set of per-P slots. The zero value is ready to use; a Slots
@@ -133,6 +140,16 @@ func (sl *Slot) Take() unsafe.Pointer {
 	v := sl.Val
 	if v != nil {
 		sl.Val = nil
+		sl.used = 1
+	}
+	return v
+}
+
+// Take2 is Take for Val2.
+func (sl *Slot) Take2() unsafe.Pointer {
+	v := sl.Val2
+	if v != nil {
+		sl.Val2 = nil
 		sl.used = 1
 	}
 	return v
@@ -325,8 +342,13 @@ func (s *Slots) sweep() {
 			if atomic.LoadUint32(&sl.used) != 0 {
 				atomic.StoreUint32(&sl.used, 0)
 				idle = false
-			} else if atomic.LoadPointer(&sl.Val) != nil {
-				atomic.StorePointer(&sl.Val, nil)
+			} else {
+				if atomic.LoadPointer(&sl.Val) != nil {
+					atomic.StorePointer(&sl.Val, nil)
+				}
+				if atomic.LoadPointer(&sl.Val2) != nil {
+					atomic.StorePointer(&sl.Val2, nil)
+				}
 			}
 		}
 		if idle {

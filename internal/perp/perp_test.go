@@ -151,3 +151,51 @@ func TestGrow(t *testing.T) {
 		t.Errorf("Len after GOMAXPROCS 3 -> 2 = %d, want 3 (never shrunk; the sweep empties unused slots)", n)
 	}
 }
+
+// TestSweepSecondValue: Val2 follows Val's rule. In a Slots whose array is
+// kept (as reuse.Slices keeps it), a sweep after an interval with nothing
+// taken empties both; Take2 counts as a use, as Take does.
+func TestSweepSecondValue(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var s Slots
+	a := s.MakeKept(func(bool) {})
+	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
+	fill := func() {
+		pid := Pin()
+		sl := At(a, pid)
+		sl.Val, sl.Val2 = x, y
+		Unpin()
+	}
+	held := func() (v, v2 unsafe.Pointer) {
+		pid := Pin()
+		defer Unpin()
+		sl := At(a, pid)
+		return sl.Val, sl.Val2
+	}
+
+	fill()
+	s.sweep()
+	if v, v2 := held(); v != nil || v2 != nil {
+		t.Errorf("after a sweep with nothing taken: Val %p, Val2 %p; want both emptied", v, v2)
+	}
+
+	fill()
+	pid := Pin()
+	got := At(a, pid).Take2()
+	Unpin()
+	if got != y {
+		t.Fatalf("Take2 = %p, want %p", got, y)
+	}
+	fill()
+	s.sweep() // Take2 was a use: the slot keeps its values
+	if v, v2 := held(); v != x || v2 != y {
+		t.Errorf("after a sweep following a Take2: Val %p, Val2 %p; want %p, %p kept", v, v2, x, y)
+	}
+	s.sweep() // nothing taken since
+	if v, v2 := held(); v != nil || v2 != nil {
+		t.Errorf("after a second sweep with nothing taken: Val %p, Val2 %p; want both emptied", v, v2)
+	}
+}

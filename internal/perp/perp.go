@@ -136,20 +136,16 @@ func At(a *Slot, pid int) *Slot {
 // Take empties the slot and returns what it held, nil if nothing; a value
 // taken marks the slot as used, which keeps what it holds next through the
 // following sweep. The caller is pinned to the slot's P.
-func (sl *Slot) Take() unsafe.Pointer {
-	v := sl.Val
-	if v != nil {
-		sl.Val = nil
-		sl.used = 1
-	}
-	return v
-}
+func (sl *Slot) Take() unsafe.Pointer { return sl.take(&sl.Val) }
 
 // Take2 is Take for Val2.
-func (sl *Slot) Take2() unsafe.Pointer {
-	v := sl.Val2
+func (sl *Slot) Take2() unsafe.Pointer { return sl.take(&sl.Val2) }
+
+// take empties *w, sl's Val or Val2, and returns what it held.
+func (sl *Slot) take(w *unsafe.Pointer) unsafe.Pointer {
+	v := *w
 	if v != nil {
-		sl.Val2 = nil
+		*w = nil
 		sl.used = 1
 	}
 	return v

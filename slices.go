@@ -70,15 +70,15 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // back for the cost of a pin and a few plain memory accesses, less than a
 // sync.Pool operation, and a Put moves the older of the two behind, to its
 // class's sync.Pool. Where a goroutine cannot be pinned to its P (under the
-// race detector, and TinyGo) the sync.Pools work alone. Every garbage collection drops what a sync.Pool
-// has not handed out again since the previous collection, and the slots
-// follow the same rule (see "# Retention" in the package documentation). So
-// what a Slices retains is bounded by MaxCap times the slices Put since the
-// last two collections, plus two slices per P. A Slices from which nothing
-// was taken for a whole collection interval also lets go of its state (one
-// sync.Pool per size class, about 3 KiB for []byte) and makes it anew at its
-// next use, so an idle Slices keeps nothing after two collections: a program
-// may hold many of them.
+// race detector, and TinyGo) the sync.Pools work alone. Every garbage
+// collection drops what a sync.Pool has not handed out again since the
+// previous collection, and the slots follow the same rule (see "# Retention"
+// in the package documentation). So what a Slices retains is bounded by
+// MaxCap times the slices Put since the last two collections, plus two
+// slices per P. A Slices from which nothing was taken for a whole collection
+// interval also lets go of its state (one sync.Pool per size class, about 3
+// KiB for []byte) and makes it anew at its next use, so an idle Slices keeps
+// nothing after two collections: a program may hold many of them.
 type Slices[E any] struct {
 	// MaxCap is the largest capacity, in elements, that the pool keeps, rounded
 	// down to a size class. Get(n) for a larger n returns a fresh slice of
@@ -227,11 +227,11 @@ func (s *Slices[E]) swept(st *slicesState, idle bool) {
 
 // Get returns a slice of length n whose capacity is the size of n's class,
 // from the pool when it has one, or else a pooled slice of a larger class
-// below twice that size (the one at hand on the caller's P first, see the
-// type's documentation), or else a new one. Unless Zero is set, a slice from the pool
-// holds its previous user's data: see the type's documentation. For n above
-// MaxCap, Get returns a new slice of capacity n. Get panics if n is negative,
-// as make does. The caller owns the slice until it Puts it.
+// below twice that size (those at hand on the caller's P first, see the
+// type's documentation), or else a new one. Unless Zero is set, a slice from
+// the pool holds its previous user's data: see the type's documentation. For
+// n above MaxCap, Get returns a new slice of capacity n. Get panics if n is
+// negative, as make does. The caller owns the slice until it Puts it.
 func (s *Slices[E]) Get(n int) []E {
 	if s == nil {
 		panic("reuse: Slices.Get: nil *Slices")

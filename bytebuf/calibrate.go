@@ -335,16 +335,17 @@ func share(st *state, c int, total float64) float64 {
 }
 
 // fallen reports whether the default capacity, now in class cur, is to move
-// down at once, without waiting for settle calibrations, and to which class:
-// when the quantile of the decayed weights, q, is two classes or more below
-// cur (beyond the noise that the hysteresis of settleDefault is for), and
-// the quantile of the lengths since the last calibration alone is at or
-// below q. The decayed weights lag a workload whose lengths fall (their mean age
-// is four calibrations), and meanwhile every Buffer up to the default gets
-// all its capacity; a workload whose lengths rise only makes more Buffers
-// grow, and waits. The fresh lengths count only when they hold at least
-// freshMin of weight, so that a calibration made soon after the previous
-// one does not act on a handful of samples.
+// down at once, without waiting for settle calibrations, to which class, and
+// the weight of the fresh samples: when the quantile of the decayed weights,
+// q, is two classes or more below cur (beyond the noise that the hysteresis
+// of settleDefault is for), and the quantile of the lengths since the last
+// calibration alone is at or below q. The decayed weights lag a workload
+// whose lengths fall (their mean age is four calibrations), and meanwhile
+// every Buffer up to the default gets all its capacity; a workload whose
+// lengths rise only makes more Buffers grow, and waits. The fresh lengths
+// count only when they hold at least freshMin of weight, so that a
+// calibration made soon after the previous one does not act on a handful of
+// samples.
 func (p *Pool) fallen(st *state, cur, q, maxClass int) (class int, total float64, ok bool) {
 	if cur < 0 || q > cur-2 {
 		return 0, 0, false

@@ -564,11 +564,13 @@ func TestSlicesLargerClassServes(t *testing.T) {
 	reusetest.KeepPooled(t)
 	var p reuse.Slices[byte]
 	a := make([]byte, 128)    // class 128, in the pool of its class...
-	b := make([]byte, 64)     // ...once b takes the per-P slot
+	b := make([]byte, 64)     // ...once b and c take the per-P slot's
+	c := make([]byte, 48)     // two places
 	huge := make([]byte, 224) // twice 112: too large to serve 100
 	p.Put(huge)
 	p.Put(a)
 	p.Put(b)
+	p.Put(c)
 	g := p.Get(100) // class 112: empty
 	if unsafe.SliceData(g) != unsafe.SliceData(a) || len(g) != 100 || cap(g) != 128 {
 		t.Errorf("Get(100) with only classes 64, 128 and 224 pooled: len %d, cap %d, a's array %v; want a, len 100, cap 128",

@@ -327,11 +327,12 @@ func (p *Pool) refreshLimit() {
 
 // putGrown takes the grown array off b at Put, and leaves b with its home
 // array: the grown array goes to the large slots, or becomes b's home
-// instead when it has exactly the default capacity and the home is smaller.
+// instead when it has exactly the default capacity, the home is smaller, and
+// the budget has room for the difference.
 func (p *Pool) putGrown(b *Buffer) {
 	grown, home := b.buf, b.home
 	b.home = nil
-	if d := p.defaultCap(); cap(grown) == d && cap(home) < d {
+	if d := p.defaultCap(); cap(grown) == d && cap(home) < d && p.homeRoom(d-cap(home)) {
 		b.buf = grown
 		b.acct.n.Store(int64(d))
 		p.homeBytes.Add(int64(d - cap(home)))
@@ -341,6 +342,14 @@ func (p *Pool) putGrown(b *Buffer) {
 	}
 	b.buf = home
 	p.putLarge(grown)
+}
+
+// homeRoom reports whether the home arrays may grow by n bytes and stay
+// within the part of the budget that is theirs and the shared tier's. Checked
+// before a Buffer takes a larger home at Put: a Buffer over the budget is
+// dropped, but its home stays counted until the collector frees it.
+func (p *Pool) homeRoom(n int) bool {
+	return p.homeBytes.Load()+int64(n)+p.large() <= p.budgetBytes()-p.reserve()
 }
 
 // grow replaces b's array with one of room for need bytes, copying b's

@@ -674,3 +674,37 @@ func TestDefaultCapFallsFast(t *testing.T) {
 		t.Errorf("DefaultCap reached %d, within two classes of the new median 1024, after %d Puts; want at most 6000", p.Stats().DefaultCap, n)
 	}
 }
+
+// TestHomeSwapWithinBudget: a Buffer made before the default capacity grew,
+// which grows to exactly the new default, takes that array as its home at
+// Put (so that it stops growing), but only while the home arrays stay
+// within the budget. The swap used to be made whatever the budget: the
+// Buffer was then dropped for being over it, and its new home stayed
+// counted until the collector freed it, above the budget (a failure of
+// TestPoolBoundsFromFirstCall once grown Buffers were sampled sooner).
+func TestHomeSwapWithinBudget(t *testing.T) {
+	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
+	reusetest.KeepPooled(t)  // no collection: the count is what the test reads
+	const budget = 256 << 10
+	p, err := bytebuf.NewPool(bytebuf.Config{MaxCap: 32 << 10, Budget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := make([]*bytebuf.Buffer, 8)
+	for i := range held {
+		held[i] = p.Get() // made with the initial capacity
+	}
+	for i := 0; p.Stats().DefaultCap < 30<<10; i++ {
+		if i == 100000 {
+			t.Fatalf("DefaultCap = %d after 100000 Puts of 30 KiB; the test's premise is wrong", p.Stats().DefaultCap)
+		}
+		use(p, 30<<10)
+	}
+	for _, b := range held {
+		write(b, 30<<10)
+		p.Put(b)
+	}
+	if s := p.Stats(); s.RetainedBytes > budget {
+		t.Errorf("RetainedBytes = %d after 8 old Buffers grew to the default: above the budget %d", s.RetainedBytes, budget)
+	}
+}

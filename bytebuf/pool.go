@@ -376,9 +376,9 @@ func (p *Pool) grow(b *Buffer, need int) {
 // Stats is a snapshot of a Pool's counters and calibration.
 //
 // News, Drops and Calibrations are exact. Gets and Puts are added to the
-// pool's counters by each Buffer every 64 Puts, so they lag the true counts
-// by up to 63 Gets and Puts per Buffer, including Buffers the garbage
-// collector has since freed: read them as lower bounds. RetainedBytes is an
+// pool's counters by each Buffer at its first sample after 64 Puts, so they
+// lag the true counts by up to 127 Gets and Puts per Buffer, including
+// Buffers the garbage collector has since freed: read them as lower bounds. RetainedBytes is an
 // estimate, described in the package documentation.
 type Stats struct {
 	// Gets and Puts count calls to Get and to Put with a non-nil Buffer

@@ -71,8 +71,10 @@ type state struct {
 	// Written by calibrations, read by Get, Put and growth.
 	calibrations atomic.Uint64
 	keepCap      atomic.Int64
-	// keep[i] says whether arrays of class i are kept.
-	keep [nClasses]atomic.Bool
+	// top is the largest class within the top of the lengths, -1 for none
+	// (keepTop); before the first calibration, the largest class within
+	// the initial keep, which putLarge keeps until then.
+	top atomic.Int32
 	// growTo[i] is the class, plus one, that a Buffer needing a size of
 	// class i grows to; 0 means grow by doubling.
 	growTo [nClasses]atomic.Int32
@@ -106,15 +108,19 @@ func (p *Pool) state() *state {
 	if st := p.st.Load(); st != nil {
 		return st
 	}
+	return p.newState()
+}
+
+// newState makes p's state, unless another goroutine did first, and returns
+// the one p keeps. It is state's slow path, apart so that state inlines.
+func (p *Pool) newState() *state {
 	n := 2
 	for n < runtime.GOMAXPROCS(0) && n < maxCells {
 		n <<= 1
 	}
 	st := &state{cells: make([]cell, n), mask: uintptr(n - 1)}
-	keep := min(initialKeep, p.maxCapBytes())
-	for i := range st.keep {
-		st.keep[i].Store(sizeclass.Size(i) <= keep)
-	}
+	top, _ := sizeclass.Floor(min(initialKeep, p.maxCapBytes()))
+	st.top.Store(int32(top))
 	if !p.st.CompareAndSwap(nil, st) {
 		return p.st.Load()
 	}
@@ -136,10 +142,7 @@ func (st *state) pick() *cell {
 // Put in sampleGrownEvery, with that weight; so the histogram estimates the
 // distribution of lengths over all Puts.
 func (p *Pool) sample(b *Buffer, w uint64) {
-	st := p.st.Load()
-	if st == nil {
-		st = p.state()
-	}
+	st := p.state()
 	c := st.pick()
 	if b.puts >= sampleEvery {
 		// The Buffer's counts, once they are worth two atomic adds: a
@@ -183,7 +186,9 @@ func (p *Pool) calibrate(st *state) {
 		st.weight, total = st.fresh, ft
 	}
 	top := st.keepTop(total, maxClass)
-	st.setKeep(top)
+	if st.top.Load() != int32(top) {
+		st.top.Store(int32(top))
+	}
 	st.setGrowth(total, maxClass)
 
 	st.keepCap.Store(int64(sizeclass.Size(max(best, top))))
@@ -285,7 +290,7 @@ func (st *state) keepTop(total float64, maxClass int) int {
 	for i, above := nClasses-1, 0.0; i >= 0; i-- {
 		above += st.weight[i]
 		share := keepShare
-		if st.keep[i].Load() && st.calibrations.Load() > 0 {
+		if i <= int(st.top.Load()) && st.calibrations.Load() > 0 {
 			share /= 4
 		}
 		if i <= maxClass && above >= share*total {
@@ -293,17 +298,6 @@ func (st *state) keepTop(total float64, maxClass int) int {
 		}
 	}
 	return -1
-}
-
-// setKeep marks the classes up to top as kept and no others. The arrays of
-// a class no longer kept stay where they are: growth still takes them, and
-// the aging of the tiers lets them go if it does not (see putLarge).
-func (st *state) setKeep(top int) {
-	for i := range st.keep {
-		if k := i <= top; st.keep[i].Load() != k {
-			st.keep[i].Store(k)
-		}
-	}
 }
 
 // setGrowth sets the growth targets from the weights, whose sum is total:

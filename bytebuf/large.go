@@ -20,10 +20,7 @@ import (
 // (or the victim table) when one of the right class is there, a new one
 // otherwise.
 func (p *Pool) getLarge(need, cur, n int) []byte {
-	st := p.st.Load()
-	if st == nil {
-		st = p.state()
-	}
+	st := p.state()
 	i := sizeclass.Class(need)
 	t := int(st.growTo[min(i, nClasses-1)].Load()) - 1
 	if t < 0 {
@@ -173,11 +170,8 @@ func (p *Pool) putLarge(buf []byte) {
 		p.drops.Add(1)
 		return
 	}
-	st := p.st.Load()
-	if st == nil {
-		st = p.state()
-	}
-	if st.calibrations.Load() == 0 && !st.keep[i].Load() {
+	st := p.state()
+	if st.calibrations.Load() == 0 && i > int(st.top.Load()) {
 		p.drops.Add(1)
 		return
 	}

@@ -100,19 +100,7 @@ func BenchmarkHooks(b *testing.B) {
 	for _, mode := range []string{"serial", "parallel"} {
 		for _, impl := range hookImpls {
 			b.Run("impl="+impl.name+"/mode="+mode, func(b *testing.B) {
-				op := impl.op()
-				defer reusetest.ReportAllocs(b)()
-				if mode == "parallel" {
-					b.RunParallel(func(pb *testing.PB) {
-						for pb.Next() {
-							op()
-						}
-					})
-					return
-				}
-				for b.Loop() {
-					op()
-				}
+				getPut(b, mode == "parallel", impl.op())
 			})
 		}
 	}

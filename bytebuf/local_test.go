@@ -13,15 +13,12 @@ import (
 )
 
 // localCache returns the cache in P 0's slot, nil if none. The test must run
-// with GOMAXPROCS(1) for the answer to stay true.
+// on one P (onOneP) for the answer to stay true.
 func localCache(p *Pool) *lcache {
-	var c *lcache
-	p.slots.Each(func(pid int, sl *perp.Slot) {
-		if pid == 0 {
-			c = (*lcache)(sl.Spare)
-		}
-	})
-	return c
+	if sl := slot0(p); sl != nil {
+		return (*lcache)(sl.Spare)
+	}
+	return nil
 }
 
 // grownArray writes n bytes into a Buffer of p and returns the Buffer and the
@@ -40,10 +37,7 @@ func grownArray(t *testing.T, p *Pool, n int) (*Buffer, *byte) {
 // cache at Put, and the next Buffer that grows to the same class takes that
 // array from there, not from the shared slots.
 func TestLocalCacheServesGrowth(t *testing.T) {
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	onOneP(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no sweep may detach the cache
 	var p Pool
 	p.Put(p.Get()) // makes the slots
@@ -75,10 +69,7 @@ func TestLocalCacheServesGrowth(t *testing.T) {
 // nothing takes are dropped within two collections, while a class in use
 // keeps its arrays.
 func TestLocalCacheAging(t *testing.T) {
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	onOneP(t)
 	var p Pool
 	p.Put(p.Get()) // makes the slots
 	// One Buffer grows to about 40 KiB once; others keep growing to
@@ -123,13 +114,10 @@ func TestLocalCacheAging(t *testing.T) {
 // the P's next use takes it back with its arrays, and a cache nobody takes
 // back is freed by the next collection.
 func TestLocalCacheVictim(t *testing.T) {
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
+	onOneP(t)
 	if idebug.Enabled {
 		t.Skip("the debug build keeps a record of every array handed out")
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var p Pool
 	p.Put(p.Get()) // makes the slots
 	b, first := grownArray(t, &p, 5000)
@@ -162,10 +150,7 @@ func TestLocalCacheVictim(t *testing.T) {
 // reserve, and a Budget equal to MaxCap leaves no reserve and so no cache:
 // the bound holds without the hot paths counting bytes in shared memory.
 func TestLocalCacheWithinReserve(t *testing.T) {
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	onOneP(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	none, err := NewPool(Config{MaxCap: 64 << 10, Budget: 64 << 10})
 	if err != nil {
@@ -208,13 +193,10 @@ func TestLocalCacheWithinReserve(t *testing.T) {
 // the caches of the Ps that no longer run are detached by the next sweep
 // and freed by the collection after it.
 func TestLocalCacheGOMAXPROCS(t *testing.T) {
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
+	onOneP(t)
 	if idebug.Enabled {
 		t.Skip("the debug build keeps a record of every array handed out")
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var p Pool
 	payload := make([]byte, 5000)
 	var calls atomic.Int64

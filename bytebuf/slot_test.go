@@ -12,25 +12,41 @@ import (
 	"github.com/reuse-go/reuse/internal/perp"
 )
 
-// slotBuffer returns the Buffer in the calling goroutine's P's slot. The
-// test must run with GOMAXPROCS(1) for the answer to stay true.
-func slotBuffer(p *Pool) *Buffer {
-	var b *Buffer
+// onOneP skips t where there are no per-P slots, and runs it on one P, so
+// that P 0's slot is the one its Gets and Puts use.
+func onOneP(t *testing.T) {
+	t.Helper()
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	procs := runtime.GOMAXPROCS(1)
+	t.Cleanup(func() { runtime.GOMAXPROCS(procs) })
+}
+
+// slot0 returns P 0's slot of p, nil if p has no slots.
+func slot0(p *Pool) *perp.Slot {
+	var s *perp.Slot
 	p.slots.Each(func(pid int, sl *perp.Slot) {
 		if pid == 0 {
-			b = (*Buffer)(sl.Val)
+			s = sl
 		}
 	})
-	return b
+	return s
+}
+
+// slotBuffer returns the Buffer in P 0's slot. The test must run on one P
+// (onOneP) for the answer to stay true.
+func slotBuffer(p *Pool) *Buffer {
+	if sl := slot0(p); sl != nil {
+		return (*Buffer)(sl.Val)
+	}
+	return nil
 }
 
 // TestSlot pins down what the per-P slot holds: the last Buffer Put, with
 // the one it held before moved behind to the sync.Pool rather than lost.
 func TestSlot(t *testing.T) {
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	onOneP(t)
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection may empty the sync.Pool
 	var p Pool
 	a, b := p.Get(), p.Get()
@@ -65,10 +81,7 @@ func TestSlot(t *testing.T) {
 // TestGOMAXPROCSUp: a pool first used with one P gives every P a slot once
 // GOMAXPROCS grows.
 func TestGOMAXPROCSUp(t *testing.T) {
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	onOneP(t)
 	var p Pool
 	p.Put(p.Get())
 	if n := p.slots.Len(); n != 1 {

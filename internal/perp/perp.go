@@ -99,6 +99,13 @@ type Slots struct {
 	kept bool
 	// gets and puts hold the counters of the arrays that were replaced.
 	gets, puts atomic.Uint64
+	// retired holds the arrays grow replaced since the last sweep, and
+	// retiring those replaced before it, whose counters are not yet in gets
+	// and puts: a goroutine pinned to an array when it is replaced may
+	// still add to its counters, and none stays pinned across a collection,
+	// so a sweep folds the counters of the arrays replaced before the
+	// previous sweep. Protected by mu.
+	retired, retiring []*Slot
 }
 
 // Load returns the current array, for At: load it before Pin, so that
@@ -220,9 +227,9 @@ func (s *Slots) register() {
 
 // grow makes an array with a slot for every P, unless the current one has
 // them already, and registers s with the sweep on first use. What the
-// replaced array held is dropped (its counters are kept): a goroutine still
-// pinned to it may finish its operation there, and what it stores is lost to
-// the garbage collector, never handed out twice.
+// replaced array held is dropped (its counters are kept, see retired): a
+// goroutine still pinned to it may finish its operation there, and what it
+// stores is lost to the garbage collector, never handed out twice.
 func (s *Slots) grow() {
 	n := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
@@ -230,7 +237,7 @@ func (s *Slots) grow() {
 	if old == nil || Len(old) < n {
 		arr := make([]Slot, n+1)
 		arr[0].Aux = uintptr(n)
-		s.fold(old)
+		s.retire(old)
 		s.arr.Store(&arr[1])
 	}
 	s.mu.Unlock()
@@ -278,17 +285,35 @@ func (s *Slots) Count(get bool) {
 	}
 }
 
-// fold adds the counters of array a, about to be replaced, to s's own. The
-// caller holds s.mu.
-func (s *Slots) fold(a *Slot) {
-	if a == nil {
-		return
+// retire keeps a, an array being replaced, for its counters to be folded
+// two sweeps later (see retired). The caller holds s.mu.
+func (s *Slots) retire(a *Slot) {
+	if a != nil {
+		s.retired = append(s.retired, a)
 	}
+}
+
+// foldRetired adds the counters of the arrays replaced before the previous
+// sweep to s's own, and lets those arrays go. The sweep calls it.
+func (s *Slots) foldRetired() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range s.retiring {
+		g, p := sum(a)
+		s.gets.Add(g)
+		s.puts.Add(p)
+	}
+	s.retiring, s.retired = s.retired, nil
+}
+
+// sum returns the sums of the Gets and Puts counters of array a.
+func sum(a *Slot) (gets, puts uint64) {
 	for i := range Len(a) {
 		sl := Of(a, i)
-		s.gets.Add(atomic.LoadUint64(&sl.Gets))
-		s.puts.Add(atomic.LoadUint64(&sl.Puts))
+		gets += atomic.LoadUint64(&sl.Gets)
+		puts += atomic.LoadUint64(&sl.Puts)
 	}
+	return gets, puts
 }
 
 // Counters returns the sums of the slots' Gets and Puts, over the current
@@ -298,12 +323,18 @@ func (s *Slots) Counters() (gets, puts uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	gets, puts = s.gets.Load(), s.puts.Load()
+	add := func(a *Slot) {
+		g, p := sum(a)
+		gets, puts = gets+g, puts+p
+	}
 	if a := s.arr.Load(); a != nil {
-		for i := range Len(a) {
-			sl := Of(a, i)
-			gets += atomic.LoadUint64(&sl.Gets)
-			puts += atomic.LoadUint64(&sl.Puts)
-		}
+		add(a)
+	}
+	for _, a := range s.retired {
+		add(a)
+	}
+	for _, a := range s.retiring {
+		add(a)
 	}
 	return gets, puts
 }
@@ -331,6 +362,7 @@ func (s *Slots) Each(f func(pid int, sl *Slot)) {
 // nothing was taken since the previous sweep, and releases the array when
 // that is all of them.
 func (s *Slots) sweep() {
+	s.foldRetired()
 	idle := true
 	if a := s.arr.Load(); a != nil {
 		for i := range Len(a) {
@@ -350,7 +382,12 @@ func (s *Slots) sweep() {
 		if idle {
 			s.mu.Lock()
 			if s.arr.Load() == a && !s.kept {
-				s.fold(a)
+				// Folded now, not retired: an idle pool keeps no per-P
+				// memory (a Put in flight on a pool idle for a whole
+				// interval may lose its count, not its value).
+				g, p := sum(a)
+				s.gets.Add(g)
+				s.puts.Add(p)
 				s.arr.Store(nil)
 			}
 			s.mu.Unlock()

@@ -199,3 +199,38 @@ func TestSweepSecondValue(t *testing.T) {
 		t.Errorf("after a second sweep with nothing taken: Val %p, Val2 %p; want both emptied", v, v2)
 	}
 }
+
+// TestCountersKeepLateAdds: a goroutine still pinned to an array that grow
+// has just replaced may finish its operation there, counter included. Its
+// count is not lost: Counters includes the replaced array until a sweep two
+// collections later folds it. The counters were folded at the replacement,
+// and such a count was lost (TestCountAllAcrossGrowth, in package reuse,
+// failed now and then under load: 89 Puts counted of 90).
+func TestCountersKeepLateAdds(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var s Slots
+	old := s.Make()
+	runtime.GOMAXPROCS(2)
+	if runtime.GOMAXPROCS(0) != 2 {
+		t.Skip("GOMAXPROCS cannot be raised on this platform")
+	}
+	s.Grow() // replaces old
+	if s.Load() == old {
+		t.Fatal("Grow did not replace the array; the test's premise is wrong")
+	}
+	Add(&Of(old, 0).Puts) // the late Put of a goroutine pinned to old
+	if _, puts := s.Counters(); puts != 1 {
+		t.Errorf("Counters after a late add to the replaced array: %d Puts, want 1", puts)
+	}
+	s.sweep()
+	s.sweep()
+	if _, puts := s.Counters(); puts != 1 {
+		t.Errorf("Counters after two sweeps: %d Puts, want 1", puts)
+	}
+	if n := len(s.retired) + len(s.retiring); n != 0 {
+		t.Errorf("%d replaced arrays still held after two sweeps, want 0", n)
+	}
+}

@@ -98,10 +98,10 @@ func TestSlicesSlotServesSmallerClasses(t *testing.T) {
 			t.Errorf("slot holds a 1280-byte slice; Get(%d): len %d, cap %d, from the slot %v; want from the slot %v",
 				tt.n, len(got), cap(got), same, tt.serve)
 		}
-		if same {
-			continue
+		p.Discard(got) // given up, not Put: a Put would refill the slot under test
+		if !same {
+			p.Discard(p.Get(1280)) // empty the slot for the next case
 		}
-		p.Get(1280) // empty the slot for the next case
 	}
 }
 
@@ -126,14 +126,16 @@ func TestSlicesSlotSecondPlace(t *testing.T) {
 	if x := st.pools[sizeclass.Class(64)].Get(); x != nil {
 		t.Fatalf("after Put(c): b went behind to its sync.Pool; want it in the slot's second place")
 	}
-	if g := p.Get(64); unsafe.SliceData(g) != unsafe.SliceData(b) {
-		t.Errorf("Get(64): not b, from the slot's second place")
-	}
-	if g := p.Get(896); unsafe.SliceData(g) != unsafe.SliceData(a) {
-		t.Errorf("Get(896): not a, from its sync.Pool")
-	}
-	if g := p.Get(4096); unsafe.SliceData(g) != unsafe.SliceData(c) {
-		t.Errorf("Get(4096): not c, from the slot")
+	for _, g := range []struct {
+		n    int
+		want []byte
+		from string
+	}{{64, b, "the slot's second place"}, {896, a, "its sync.Pool"}, {4096, c, "the slot"}} {
+		got := p.Get(g.n)
+		if unsafe.SliceData(got) != unsafe.SliceData(g.want) {
+			t.Errorf("Get(%d): not the slice in %s", g.n, g.from)
+		}
+		p.Discard(got) // given up, not Put: a Put would refill the slot under test
 	}
 	if s := p.Stats(); s.News != 0 {
 		t.Errorf("Stats = %+v; want no new slice", s)

@@ -193,6 +193,7 @@ func (p *Pool) calibrate(st *state) {
 
 	st.keepCap.Store(int64(sizeclass.Size(max(best, top))))
 	p.def.Store(int32(best + 1))
+	p.defCap.Store(int64(sizeclass.Size(best)))
 	p.homeMax.Store(int64(sizeclass.Size(min(best+homeSlack, nClasses-1))))
 	p.refreshLimit()
 	st.calibrations.Add(1)

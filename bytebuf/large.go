@@ -16,10 +16,10 @@ import (
 // copy costs more.
 
 // getLarge returns an empty array for a Buffer of capacity cur and length n
-// that needs room for need bytes, need <= MaxCap: an array kept in the slots
-// (or the victim table) when one of the right class is there, a new one
-// otherwise.
-func (p *Pool) getLarge(need, cur, n int) []byte {
+// that needs room for need bytes, need <= MaxCap, and its class: an array
+// kept in the slots (or the victim table) when one of the right class is
+// there, a new one otherwise.
+func (p *Pool) getLarge(need, cur, n int) (buf []byte, class int) {
 	st := p.state()
 	i := sizeclass.Class(need)
 	t := int(st.growTo[min(i, nClasses-1)].Load()) - 1
@@ -46,15 +46,15 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 	}
 	t = max(t, i)
 	if b := p.takeLocal(t); b != nil {
-		return b
+		return b, t
 	}
 	if t < nClasses {
 		if b := p.takeLarge(st, t); b != nil {
 			p.refreshLimit()
-			return b
+			return b, t
 		}
 	}
-	return make([]byte, 0, sizeclass.Size(t))
+	return make([]byte, 0, sizeclass.Size(t)), t
 }
 
 // takeLarge takes an array of class i from the slots, or from the victim

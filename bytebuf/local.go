@@ -121,13 +121,8 @@ func (p *Pool) takeLocal(i int) []byte {
 			}
 		}
 		if c != nil {
-			if k := c.n[i]; k > 0 {
-				ptr := c.arr[i][k-1]
-				c.arr[i][k-1] = nil
-				c.n[i] = k - 1
-				c.idle[i] = 0
-				size := sizeclass.Size(i)
-				c.bytes -= int64(size)
+			size := sizeclass.Size(i)
+			if ptr := c.pop(i, size); ptr != nil {
 				perp.Unpin()
 				if debug.Enabled {
 					debug.CheckBytes(p, arrayOf(ptr, size)[:size])
@@ -138,6 +133,22 @@ func (p *Pool) takeLocal(i int) []byte {
 	}
 	perp.Unpin()
 	return nil
+}
+
+// pop takes the last array of class i, i < localClasses, whose size is
+// size, from c, and returns its first byte; nil if c has none. The caller is
+// pinned to c's P.
+func (c *lcache) pop(i, size int) *byte {
+	k := c.n[i]
+	if k == 0 {
+		return nil
+	}
+	ptr := c.arr[i][k-1]
+	c.arr[i][k-1] = nil
+	c.n[i] = k - 1
+	c.idle[i] = 0
+	c.bytes -= int64(size)
+	return ptr
 }
 
 // putLocal keeps buf, of class i and size exactly that class's, in the

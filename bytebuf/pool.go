@@ -27,6 +27,11 @@ const (
 	MaxMaxCap = 1 << 30
 )
 
+// fastPaths says whether the fast paths of growth and of the Put of a grown
+// Buffer (growEmpty, putGrownLocal) run: only with per-P slots, and not in
+// the debug build, whose checks are on the general paths.
+const fastPaths = perp.OK && !debug.Enabled
+
 // Tuning of the pool's policy; see the package documentation.
 const (
 	// initialCap is the capacity of new Buffers before the first
@@ -82,6 +87,9 @@ type Pool struct {
 	// def is the class of the capacity of new Buffers, plus one; 0 before
 	// the first calibration.
 	def atomic.Int32
+	// defCap is the default capacity in bytes, the size of class def-1; 0
+	// before the first calibration.
+	defCap atomic.Int64
 	// homeMax is the largest home array Put keeps: one class above the default
 	// capacity once calibrated, 0 (no limit but MaxCap) before.
 	homeMax atomic.Int64
@@ -166,8 +174,8 @@ func (p *Pool) budgetBytes() int64 {
 
 // defaultCap returns the capacity of new Buffers now.
 func (p *Pool) defaultCap() int {
-	if d := p.def.Load(); d > 0 {
-		return sizeclass.Size(int(d - 1))
+	if d := p.defCap.Load(); d > 0 {
+		return int(d)
 	}
 	return min(initialCap, p.maxCapBytes())
 }
@@ -286,6 +294,9 @@ func (p *Pool) putSlow(b *Buffer) {
 		if b.gtick++; b.gtick%sampleGrownEvery == 0 {
 			p.sample(b, sampleGrownEvery)
 		}
+		if p.putGrownLocal(b) {
+			return
+		}
 		p.putGrown(b)
 	} else if b.tick--; b.tick == 0 {
 		b.tick = sampleEvery
@@ -344,6 +355,57 @@ func (p *Pool) putGrown(b *Buffer) {
 	p.putLarge(grown)
 }
 
+// putGrownLocal is putSlow's fast path for a grown Buffer, the common case
+// of putGrown, putLarge and keep in one pin: the grown array goes to the
+// caller's P's cache and b, back on its home array, to the P's slot. It
+// reports false, having changed nothing, when any of them would leave its
+// own fast path: an array the cache does not take, a home swap, a home over
+// the limit, a pool not yet calibrated, or no slot for the P. With
+// growEmpty, it took a growth from about 490 instructions to about 320
+// (callgrind, log-normal lengths of median 300 B, where a third to a half of
+// the Buffers grow), against about 330 for a Get, Write and Put that does
+// not grow.
+func (p *Pool) putGrownLocal(b *Buffer) bool {
+	if !fastPaths {
+		return false
+	}
+	grown, home := b.buf, b.home
+	size, i := cap(grown), int(b.gc)-1
+	if uint(i) >= localClasses || size != sizeclass.Size(i) || size > p.maxCapBytes() || int64(cap(home)) > p.limit.Load() {
+		return false
+	}
+	if d := p.defaultCap(); size == d && cap(home) < d {
+		return false // perhaps a home swap: putGrown decides
+	}
+	if st := p.st.Load(); st == nil || st.calibrations.Load() == 0 {
+		return false // putLarge's rule before the first calibration
+	}
+	gen := p.gen.Load()
+	a := p.slots.Load()
+	pid := perp.Pin() // nothing here may allocate or block
+	sl := perp.At(a, pid)
+	if sl == nil {
+		perp.Unpin()
+		return false
+	}
+	c := p.cacheOf(sl, gen)
+	if c == nil || c.n[i] >= localPerClass || c.bytes+int64(size) > c.limit {
+		perp.Unpin()
+		return false
+	}
+	c.arr[i][c.n[i]] = firstByte(grown)
+	c.n[i]++
+	c.bytes += int64(size)
+	b.buf, b.home, b.peak = home[:0], nil, 0
+	old := sl.Val
+	sl.Val = unsafe.Pointer(b)
+	perp.Unpin()
+	if old != nil {
+		p.bufs.Put((*Buffer)(old))
+	}
+	return true
+}
+
 // homeRoom reports whether the home arrays may grow by n bytes and stay
 // within the part of the budget that is theirs and the shared tier's. Checked
 // before a Buffer takes a larger home at Put: a Buffer over the budget is
@@ -355,14 +417,20 @@ func (p *Pool) homeRoom(n int) bool {
 // grow replaces b's array with one of room for need bytes, copying b's
 // contents, at Buffer.grow.
 func (p *Pool) grow(b *Buffer, need int) {
+	if p.growEmpty(b, need) {
+		return
+	}
 	old := b.buf
 	var buf []byte
 	if need > p.maxCapBytes() {
 		// Never kept: grow like append.
 		buf = make([]byte, len(old), max(need, 2*cap(old)))
+		b.gc = 0
 	} else {
-		buf = p.getLarge(need, cap(old), len(old))
+		var c int
+		buf, c = p.getLarge(need, cap(old), len(old))
 		buf = buf[:len(old)]
+		b.gc = uint32(c + 1)
 	}
 	copy(buf, old)
 	b.buf = buf
@@ -371,6 +439,51 @@ func (p *Pool) grow(b *Buffer, need int) {
 	} else {
 		p.putLarge(old)
 	}
+}
+
+// growEmpty is grow's fast path for the most common growth, that of an
+// empty Buffer on its home array (a Buffer written in one piece larger than
+// the default capacity): when the calibration has a growth target for need
+// and the caller's P's cache holds an array of it, b takes that array, with
+// one pin and nothing to copy. It reports false, having changed nothing,
+// otherwise; grow then does the same through getLarge.
+func (p *Pool) growEmpty(b *Buffer, need int) bool {
+	if !fastPaths || len(b.buf) != 0 || b.home != nil || need > localMaxSize || need > p.maxCapBytes() {
+		return false
+	}
+	st := p.st.Load()
+	if st == nil {
+		return false
+	}
+	i := sizeclass.Class(need) // < localClasses: need <= localMaxSize
+	g := int(st.growTo[i].Load())
+	t := max(g-1, i)
+	if g == 0 || t >= localClasses {
+		return false // no target yet, or one the local caches do not hold
+	}
+	gen := p.gen.Load()
+	a := p.slots.Load()
+	pid := perp.Pin() // nothing here may allocate or block
+	sl := perp.At(a, pid)
+	if sl == nil {
+		perp.Unpin()
+		return false
+	}
+	c := (*lcache)(sl.Spare)
+	if c == nil || c.gen != gen {
+		perp.Unpin()
+		return false // none, or to be aged: takeLocal
+	}
+	size := sizeclass.Size(t)
+	ptr := c.pop(t, size)
+	perp.Unpin()
+	if ptr == nil {
+		return false
+	}
+	b.home = b.buf
+	b.buf = arrayOf(ptr, size)
+	b.gc = uint32(t + 1)
+	return true
 }
 
 // Stats is a snapshot of a Pool's counters and calibration.

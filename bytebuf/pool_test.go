@@ -708,3 +708,63 @@ func TestHomeSwapWithinBudget(t *testing.T) {
 		t.Errorf("RetainedBytes = %d after 8 old Buffers grew to the default: above the budget %d", s.RetainedBytes, budget)
 	}
 }
+
+// TestPoolNoSharedArrays: no two Buffers in use ever share an array. Eight
+// goroutines keep four Buffers each in flight, on log-normal lengths that
+// make about half of them grow (through the per-P caches, the shared slots
+// and the home swaps), while collections age and detach the caches; each
+// fills its Buffers with its own byte and checks every byte before Put.
+func TestPoolNoSharedArrays(t *testing.T) {
+	var p bytebuf.Pool
+	stop := make(chan struct{})
+	collected := make(chan struct{})
+	go func() {
+		defer close(collected)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				runtime.GC()
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 7))
+			mark := byte('a' + g)
+			fill := bytes.Repeat([]byte{mark}, 5000)
+			var inFlight [4]*bytebuf.Buffer
+			for k := range inFlight {
+				inFlight[k] = p.Get()
+			}
+			for i := range 20000 {
+				k := i % len(inFlight)
+				b := inFlight[k]
+				n := max(1, min(1<<17, int(600*math.Exp(r.NormFloat64()))))
+				for b.Len() < n {
+					b.Write(fill[:min(n-b.Len(), 1+r.IntN(len(fill)))])
+				}
+				if i%64 == 0 {
+					runtime.Gosched() // let the other goroutines use the Ps meanwhile
+				}
+				if j := bytes.IndexFunc(b.Bytes(), func(c rune) bool { return c != rune(mark) }); j >= 0 {
+					t.Errorf("goroutine %d: byte %d of %d is %q, want %q: another Buffer wrote into this one's array",
+						g, j, b.Len(), b.Bytes()[j], mark)
+					return
+				}
+				p.Put(b)
+				inFlight[k] = p.Get()
+			}
+			for _, b := range inFlight {
+				p.Put(b)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-collected
+}

@@ -253,3 +253,44 @@ func TestManyIdleGrownPools(t *testing.T) {
 	runtime.KeepAlive(syncPools)
 	runtime.KeepAlive(pools)
 }
+
+// TestHomeSwapsToDefault: a Buffer made before the default capacity rose,
+// which then grows into an array of exactly the new default, keeps that
+// array as its home at Put, so that it stops growing; its old home goes to
+// the larger arrays.
+func TestHomeSwapsToDefault(t *testing.T) {
+	onOneP(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no sweep may empty the slot
+	var p Pool
+	old := p.Get() // made with the initial capacity
+	home := old.Cap()
+	payload := make([]byte, 2000)
+	for i := 0; p.Stats().DefaultCap < len(payload); i++ {
+		if i == 100000 {
+			t.Fatalf("DefaultCap = %d after 100000 Puts of %d B; the test's premise is wrong", p.Stats().DefaultCap, len(payload))
+		}
+		b := p.Get()
+		b.Write(payload)
+		p.Put(b)
+	}
+	d := p.Stats().DefaultCap
+	if d <= home {
+		t.Fatalf("DefaultCap %d is not above the initial capacity %d; the test's premise is wrong", d, home)
+	}
+	full := make([]byte, d)
+	for range 2 * sampleGrownEvery { // through the Puts that sample, too
+		old.Write(full)
+		if old.Cap() != d {
+			t.Fatalf("a Buffer written %d B has capacity %d, want the default %d; the test's premise is wrong", d, old.Cap(), d)
+		}
+		p.Put(old)
+		if b := p.Get(); b != old {
+			t.Fatal("Get after Put on one P did not return the Buffer in the slot; the test's premise is wrong")
+		}
+		if old.Cap() != d || old.home != nil {
+			t.Fatalf("a Buffer that grew into the default %d B has capacity %d after Put (home %v), want the grown array as its home",
+				d, old.Cap(), old.home != nil)
+		}
+	}
+	p.Put(old)
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/reuse-go/reuse/bytebuf"
 	"github.com/reuse-go/reuse/internal/debug"
+	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/internal/sizeclass"
 	"github.com/reuse-go/reuse/reusetest"
 )
@@ -670,8 +671,16 @@ func TestDefaultCapFallsFast(t *testing.T) {
 	for ; n < 100000 && classDistance(p.Stats().DefaultCap, 1024) > 2; n++ {
 		use(&p, length(1024))
 	}
-	if n > 6000 {
-		t.Errorf("DefaultCap reached %d, within two classes of the new median 1024, after %d Puts; want at most 6000", p.Stats().DefaultCap, n)
+	limit := 6000
+	if race.Enabled {
+		// The race detector's sync.Pool drops a share of the Buffers put
+		// back at random, and the new ones start their sampling at random
+		// phases: 1300 to 6250 Puts in 21 runs at -cpu 1,4 (2940 to 3050
+		// without it). The behaviour this test guards against took 15000.
+		limit = 10000
+	}
+	if n > limit {
+		t.Errorf("DefaultCap reached %d, within two classes of the new median 1024, after %d Puts; want at most %d", p.Stats().DefaultCap, n, limit)
 	}
 }
 

@@ -543,8 +543,19 @@ func TestDefaultCapSettles(t *testing.T) {
 			last = c
 		}
 	}
-	if changes > 2 {
-		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values; want at most 2 changes", changes, len(seen))
+	maxChanges, maxValues := 2, 3
+	if race.Enabled {
+		// The race detector's sync.Pool drops a share of the Buffers put
+		// back at random, which adds to the noise of the samples: 0 to 5
+		// changes between two neighbouring classes in 72 runs at -cpu 1,4,
+		// before and after the change that made this bound (0 to 2
+		// without the race detector). Wandering, which this test guards
+		// against, took the default over many classes (12 to 28 KiB).
+		maxChanges = 8
+	}
+	if changes > maxChanges || len(seen) > maxValues {
+		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values; want at most %d changes and %d values",
+			changes, len(seen), maxChanges, maxValues)
 	}
 }
 

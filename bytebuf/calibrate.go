@@ -58,9 +58,8 @@ type state struct {
 	mask  uintptr
 
 	// busy is claimed with a compare-and-swap by the one goroutine that
-	// calibrates; last and weight belong to it while it holds busy.
+	// calibrates; weight and fresh belong to it while it holds busy.
 	busy atomic.Bool
-	last [nClasses]uint64
 	// moves counts the calibrations in a row that asked the default
 	// capacity to move up (positive) or down (negative).
 	moves  int32
@@ -79,28 +78,40 @@ type state struct {
 	// class i grows to; 0 means grow by doubling.
 	growTo [nClasses]atomic.Int32
 
-	// slots hold the large arrays, by class; a nil pointer is a free slot.
-	slots [nClasses][slotsPerClass]atomic.Pointer[byte]
+	// slots hold the large arrays, by class, in rows made on a class's
+	// first array, so that a pool whose arrays stay in the per-P caches
+	// (or that has none) holds no rows: a nil row, or a nil pointer in a
+	// row, is a free slot. A row, once made, stays until the state goes.
+	slots [nClasses]atomic.Pointer[slotRow]
 
-	// vmu protects victim. victims counts its non-zero entries, so that
-	// growth looks there only when there are some.
+	// vmu protects victim and its rows, made like those of slots. victims
+	// counts its non-zero entries, so that growth looks there only when
+	// there are some.
 	vmu     sync.Mutex
 	victims atomic.Int32
 	// victim holds, by class and weakly, the arrays that were in the slots
 	// at the last sweep (see age in large.go).
-	victim [nClasses][slotsPerClass]weak.Pointer[byte]
+	victim [nClasses]*victimRow
 
 	_ [128]byte // bytes is written on large-array traffic: keep it off the lines above
 	// bytes is the capacity of the arrays in slots and victim.
 	bytes atomic.Int64
 }
 
+// slotRow is one class's slots in the shared tier; victimRow its victims.
+type (
+	slotRow   [slotsPerClass]atomic.Pointer[byte]
+	victimRow [slotsPerClass]weak.Pointer[byte]
+)
+
 // cell is one stripe of the sampler, padded so that cells do not share
-// cache lines.
+// cache lines. Its histogram counts the weight of the samples since the
+// last calibration, which takes it (merge): 32 bits hold the few thousand
+// units between two.
 type cell struct {
 	gets, puts, n atomic.Uint64
-	hist          [nClasses]atomic.Uint64
-	_             [128 - (3+nClasses)*8%128]byte
+	hist          [nClasses]atomic.Uint32
+	_             [(128 - (3*8+nClasses*4)%128) % 128]byte
 }
 
 // state returns p's state, making it on first call.
@@ -153,7 +164,7 @@ func (p *Pool) sample(b *Buffer, w uint64) {
 		c.puts.Add(uint64(b.puts))
 		b.gets, b.puts = 0, 0
 	}
-	c.hist[min(sizeclass.Class(b.written()), nClasses-1)].Add(w)
+	c.hist[min(sizeclass.Class(b.written()), nClasses-1)].Add(uint32(w))
 	// In a cell's first calibrateEvery units, try every firstCalibration
 	// units, so that the pool soon follows the workload.
 	if n := c.n.Add(w); n%calibrateEvery < w || n < calibrateEvery && n%firstCalibration < w {
@@ -199,16 +210,17 @@ func (p *Pool) calibrate(st *state) {
 	st.calibrations.Add(1)
 }
 
-// merge adds the counts the cells took since the last calibration to the
-// weights, after multiplying these by decay, and returns the total weight.
+// merge takes the counts the cells took since the last calibration and adds
+// them to the weights, after multiplying these by decay, and returns the
+// total weight.
 func (st *state) merge() float64 {
 	var total float64
 	for i := range st.weight {
 		var sum uint64
 		for k := range st.cells {
-			sum += st.cells[k].hist[i].Load()
+			sum += uint64(st.cells[k].hist[i].Swap(0))
 		}
-		st.fresh[i] = float64(sum - st.last[i])
+		st.fresh[i] = float64(sum)
 		w := st.weight[i]*decay + st.fresh[i]
 		if w < 0.01 {
 			// Below a hundredth of a Put: forget it, before it decays
@@ -217,7 +229,6 @@ func (st *state) merge() float64 {
 			w = 0
 		}
 		st.weight[i] = w
-		st.last[i] = sum
 		total += st.weight[i]
 	}
 	return total

@@ -61,14 +61,15 @@ func (p *Pool) getLarge(need, cur, n int) (buf []byte, class int) {
 // table, and returns it empty; nil if there is none.
 func (p *Pool) takeLarge(st *state, i int) []byte {
 	size := sizeclass.Size(i)
-	slots := &st.slots[i]
-	for k := range slots {
-		if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
-			st.bytes.Add(-int64(size))
-			if debug.Enabled {
-				debug.CheckBytes(p, arrayOf(ptr, size)[:size])
+	if slots := st.slots[i].Load(); slots != nil {
+		for k := range slots {
+			if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
+				st.bytes.Add(-int64(size))
+				if debug.Enabled {
+					debug.CheckBytes(p, arrayOf(ptr, size)[:size])
+				}
+				return arrayOf(ptr, size)
 			}
-			return arrayOf(ptr, size)
 		}
 	}
 	if st.victims.Load() > 0 {
@@ -100,8 +101,12 @@ func (p *Pool) takeVictim(st *state, i int) *byte {
 	size := int64(sizeclass.Size(i))
 	st.vmu.Lock()
 	defer st.vmu.Unlock()
-	for k := range st.victim[i] {
-		w := &st.victim[i][k]
+	row := st.victim[i]
+	if row == nil {
+		return nil
+	}
+	for k := range row {
+		w := &row[k]
 		if *w == (weak.Pointer[byte]{}) {
 			continue
 		}
@@ -125,22 +130,32 @@ func (p *Pool) age(st *state, idle bool) {
 	n := int32(0)
 	for i := range st.slots {
 		size := int64(sizeclass.Size(i))
-		for k := range st.slots[i] {
-			w := &st.victim[i][k]
-			if *w != (weak.Pointer[byte]{}) {
-				*w = weak.Pointer[byte]{}
-				st.bytes.Add(-size)
+		if v := st.victim[i]; v != nil {
+			for k := range v {
+				if v[k] != (weak.Pointer[byte]{}) {
+					v[k] = weak.Pointer[byte]{}
+					st.bytes.Add(-size)
+				}
 			}
-			if st.slots[i][k].Load() == nil {
+		}
+		slots := st.slots[i].Load()
+		if slots == nil {
+			continue
+		}
+		for k := range slots {
+			if slots[k].Load() == nil {
 				continue
 			}
-			if ptr := st.slots[i][k].Swap(nil); ptr != nil {
+			if ptr := slots[k].Swap(nil); ptr != nil {
 				if idle {
 					st.bytes.Add(-size)
-				} else {
-					*w = weak.Make(ptr)
-					n++
+					continue
 				}
+				if st.victim[i] == nil {
+					st.victim[i] = new(victimRow)
+				}
+				st.victim[i][k] = weak.Make(ptr)
+				n++
 			}
 		}
 	}
@@ -186,7 +201,13 @@ func (p *Pool) putLarge(buf []byte) {
 		return
 	}
 	ptr := firstByte(buf)
-	slots := &st.slots[i]
+	slots := st.slots[i].Load()
+	if slots == nil {
+		// The class's first array in the shared tier: make its row, unless
+		// another Put did first.
+		st.slots[i].CompareAndSwap(nil, new(slotRow))
+		slots = st.slots[i].Load()
+	}
 	for k := range slots {
 		if slots[k].Load() == nil && slots[k].CompareAndSwap(nil, ptr) {
 			p.refreshLimit()

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"testing"
+	"unsafe"
 	"weak"
 
 	idebug "github.com/reuse-go/reuse/internal/debug"
@@ -179,9 +180,11 @@ func TestLargeFreedBySecondCollection(t *testing.T) {
 	})
 	st := p.st.Load()
 	for i := range st.slots {
-		for k := range st.slots[i] {
-			if ptr := st.slots[i][k].Load(); ptr != nil && w == (weak.Pointer[byte]{}) {
-				w = weak.Make(ptr)
+		if row := st.slots[i].Load(); row != nil {
+			for k := range row {
+				if ptr := row[k].Load(); ptr != nil && w == (weak.Pointer[byte]{}) {
+					w = weak.Make(ptr)
+				}
 			}
 		}
 	}
@@ -293,4 +296,44 @@ func TestHomeSwapsToDefault(t *testing.T) {
 		}
 	}
 	p.Put(old)
+}
+
+// TestStateSmall: the state a pool in use holds (sampler, calibration,
+// shared tier) stays small, so that many pools in use cost little: the
+// shared tier's rows are made per class on its first array, and a pool whose
+// grown arrays all fit its per-P caches holds none. It was 18 KiB, most of
+// it slots and victims for every class up to MaxMaxCap.
+func TestStateSmall(t *testing.T) {
+	onOneP(t)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no sweep may age the arrays
+	if n := unsafe.Sizeof(state{}); n > 6<<10 {
+		t.Errorf("a pool's state is %d bytes, want at most 6 KiB", n)
+	}
+	rows := func(st *state) (n int) {
+		for i := range st.slots {
+			if st.slots[i].Load() != nil {
+				n++
+			}
+		}
+		return n
+	}
+	var p Pool
+	for i := range 5000 {
+		b := p.Get()
+		b.Write(make([]byte, 100+i%40*100)) // up to 4 KiB: growth within the local cache
+		p.Put(b)
+	}
+	st := p.st.Load()
+	if st == nil {
+		t.Fatal("no state after 5000 Puts; the test's premise is wrong")
+	}
+	if n := rows(st); n != 0 {
+		t.Errorf("%d shared rows after growth the local cache served, want 0", n)
+	}
+	big := p.Get()
+	big.Write(make([]byte, 300<<10)) // above the local caches' classes
+	p.Put(big)
+	if n := rows(st); n != 1 {
+		t.Errorf("%d shared rows after one array above the local caches, want 1", n)
+	}
 }

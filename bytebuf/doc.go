@@ -151,11 +151,11 @@
 //     When a collection interval passes in which the pool handed out no
 //     Buffer from its per-P slots (the pool is idle), the arrays are
 //     dropped at once, and so is the state that holds them with the
-//     sampler (about 20 KiB): an idle pool keeps only its counters and its
-//     default capacity, and its next use starts the sampler anew. Where
-//     there are no per-P slots (under the race detector, with the
-//     reuse_nolinkname tag, under TinyGo), the pool is idle when no Get ran
-//     during the interval.
+//     sampler (4.3 KiB and half a KiB per P): an idle pool keeps only its
+//     counters and its default capacity, and its next use starts the
+//     sampler anew. Where there are no per-P slots (under the race
+//     detector, with the reuse_nolinkname tag, under TinyGo), the pool is
+//     idle when no Get ran during the interval.
 //   - The home arrays of the Buffers live in a sync.Pool, which the garbage
 //     collector empties over two cycles without telling anyone, and in the
 //     per-P Buffer slots (one Buffer each), which follow the same rule (see

@@ -732,20 +732,27 @@ func TestHomeSwapWithinBudget(t *testing.T) {
 // TestPoolNoSharedArrays: no two Buffers in use ever share an array. Eight
 // goroutines keep four Buffers each in flight, on log-normal lengths that
 // make about half of them grow (through the per-P caches, the shared slots
-// and the home swaps), while collections age and detach the caches; each
+// and the home swaps), while collections age and detach the caches and
+// GOMAXPROCS goes down to 1 and up to 4 and back, so that slots and caches
+// of Ps that stop running are left behind and new ones made; each goroutine
 // fills its Buffers with its own byte and checks every byte before Put.
 func TestPoolNoSharedArrays(t *testing.T) {
 	var p bytebuf.Pool
 	stop := make(chan struct{})
 	collected := make(chan struct{})
+	procs := runtime.GOMAXPROCS(0)
 	go func() {
 		defer close(collected)
-		for {
+		defer runtime.GOMAXPROCS(procs)
+		for i := 0; ; i++ {
 			select {
 			case <-stop:
 				return
 			case <-time.After(5 * time.Millisecond):
-				runtime.GC()
+				runtime.GOMAXPROCS([]int{1, 4, procs}[i%3])
+				if i%2 == 0 {
+					runtime.GC()
+				}
 			}
 		}
 	}()

@@ -543,14 +543,16 @@ func TestDefaultCapSettles(t *testing.T) {
 			last = c
 		}
 	}
-	maxChanges, maxValues := 2, 3
+	// The default may still flip between two neighbouring classes now and
+	// then: 0 to 3 changes in 540 runs at -cpu 1,2,4 (3 in one; 2 in 33).
+	// Wandering, which this test guards against, took the default over
+	// many classes (12 to 28 KiB), which maxValues catches too.
+	maxChanges, maxValues := 4, 3
 	if race.Enabled {
 		// The race detector's sync.Pool drops a share of the Buffers put
 		// back at random, which adds to the noise of the samples: 0 to 5
-		// changes between two neighbouring classes in 72 runs at -cpu 1,4,
-		// before and after the change that made this bound (0 to 2
-		// without the race detector). Wandering, which this test guards
-		// against, took the default over many classes (12 to 28 KiB).
+		// changes in 72 runs at -cpu 1,4, before and after the change that
+		// made this bound.
 		maxChanges = 8
 	}
 	if changes > maxChanges || len(seen) > maxValues {

@@ -258,21 +258,13 @@ func (s *Slices[E]) Get(n int) []E {
 			if aux := sl.Aux; aux-uintptr(size) < uintptr(size) {
 				if x := take(sl); x != nil {
 					perp.Unpin()
-					r := makeSlice[E](x, n, int(aux))
-					if debug.Enabled {
-						debugSlicesGot(s, r, st.zero)
-					}
-					return r
+					return s.fromSlot(st, x, n, int(aux))
 				}
 			}
 			if aux := sl.Aux2; aux-uintptr(size) < uintptr(size) {
 				if x := sl.Take2(); x != nil {
 					perp.Unpin()
-					r := makeSlice[E](x, n, int(aux))
-					if debug.Enabled {
-						debugSlicesGot(s, r, st.zero)
-					}
-					return r
+					return s.fromSlot(st, x, n, int(aux))
 				}
 			}
 			perp.Unpin()
@@ -282,6 +274,16 @@ func (s *Slices[E]) Get(n int) []E {
 		st.slots.Grow()
 	}
 	return s.getShared(st, n)
+}
+
+// fromSlot is Get's end for the array at x, of capacity c, that the
+// caller's P's slot held: the slice of length n on it.
+func (s *Slices[E]) fromSlot(st *slicesState, x unsafe.Pointer, n, c int) []E {
+	r := makeSlice[E](x, n, c)
+	if debug.Enabled {
+		debugSlicesGot(s, r, st.zero)
+	}
+	return r
 }
 
 // getSlow is Get's path for the first use, counting and lengths out of

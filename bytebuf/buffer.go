@@ -45,10 +45,6 @@ type Buffer struct {
 	// sample, and gtick counts up the Puts after growth. Only the owner
 	// touches them, so they need no atomics.
 	gets, puts, tick, gtick uint32
-	// gc is the class of buf plus one while buf is an array of that
-	// class's size the Buffer grew into from its pool, 0 otherwise: Put
-	// checks it against cap(buf) rather than compute the class.
-	gc uint32
 }
 
 // written returns the largest length the buffer held since it left the pool.
@@ -148,11 +144,8 @@ func (b *Buffer) grow(n int) {
 // reallocated (the Grow before it was too small), a pooled Buffer keeps its
 // home array for Put.
 func (b *Buffer) setBuf(s []byte) {
-	if cap(s) != cap(b.buf) && b.pool != nil {
-		if b.home == nil {
-			b.home = b.buf[:0]
-		}
-		b.gc = 0
+	if cap(s) != cap(b.buf) && b.pool != nil && b.home == nil {
+		b.home = b.buf[:0]
 	}
 	b.buf = s
 }

@@ -188,7 +188,11 @@ func (p *Pool) calibrate(st *state) {
 	if total == 0 {
 		return
 	}
-	cur, q := int(p.def.Load())-1, p.quantileClass(st.weight[:], total, maxClass)
+	cur := -1 // the default's class, none before the first calibration
+	if d := p.defCap.Load(); d > 0 {
+		cur = sizeclass.Class(int(d))
+	}
+	q := p.quantileClass(st.weight[:], total, maxClass)
 	best := st.settleDefault(cur, q, total)
 	if f, ft, ok := p.fallen(st, cur, q, maxClass); ok && best == cur {
 		// The workload changed: forget the weights of the lengths before,
@@ -203,7 +207,6 @@ func (p *Pool) calibrate(st *state) {
 	st.setGrowth(total, maxClass)
 
 	st.keepCap.Store(int64(sizeclass.Size(max(best, top))))
-	p.def.Store(int32(best + 1))
 	p.defCap.Store(int64(sizeclass.Size(best)))
 	p.homeMax.Store(int64(sizeclass.Size(min(best+homeSlack, nClasses-1))))
 	p.refreshLimit()

@@ -16,10 +16,10 @@ import (
 // copy costs more.
 
 // getLarge returns an empty array for a Buffer of capacity cur and length n
-// that needs room for need bytes, need <= MaxCap, and its class: an array
-// kept in the slots (or the victim table) when one of the right class is
-// there, a new one otherwise.
-func (p *Pool) getLarge(need, cur, n int) (buf []byte, class int) {
+// that needs room for need bytes, need <= MaxCap: an array kept in the slots
+// (or the victim table) when one of the right class is there, a new one
+// otherwise.
+func (p *Pool) getLarge(need, cur, n int) []byte {
 	st := p.state()
 	i := sizeclass.Class(need)
 	t := int(st.growTo[min(i, nClasses-1)].Load()) - 1
@@ -46,15 +46,15 @@ func (p *Pool) getLarge(need, cur, n int) (buf []byte, class int) {
 	}
 	t = max(t, i)
 	if b := p.takeLocal(t); b != nil {
-		return b, t
+		return b
 	}
 	if t < nClasses {
 		if b := p.takeLarge(st, t); b != nil {
 			p.refreshLimit()
-			return b, t
+			return b
 		}
 	}
-	return make([]byte, 0, sizeclass.Size(t)), t
+	return make([]byte, 0, sizeclass.Size(t))
 }
 
 // takeLarge takes an array of class i from the slots, or from the victim
@@ -65,20 +65,12 @@ func (p *Pool) takeLarge(st *state, i int) []byte {
 		for k := range slots {
 			if ptr := slots[k].Load(); ptr != nil && slots[k].CompareAndSwap(ptr, nil) {
 				st.bytes.Add(-int64(size))
-				if debug.Enabled {
-					debug.CheckBytes(p, arrayOf(ptr, size)[:size])
-				}
-				return arrayOf(ptr, size)
+				return p.taken(ptr, size)
 			}
 		}
 	}
 	if st.victims.Load() > 0 {
-		if ptr := p.takeVictim(st, i); ptr != nil {
-			if debug.Enabled {
-				debug.CheckBytes(p, arrayOf(ptr, size)[:size])
-			}
-			return arrayOf(ptr, size)
-		}
+		return p.taken(p.takeVictim(st, i), size)
 	}
 	return nil
 }

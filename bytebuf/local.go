@@ -110,29 +110,54 @@ func (p *Pool) takeLocal(i int) []byte {
 	gen := p.gen.Load()
 	a := p.slots.Load()
 	pid := perp.Pin() // nothing here may allocate or block
-	if sl := perp.At(a, pid); sl != nil {
-		c := p.cacheOf(sl, gen)
-		if c == nil && p.victims.Load() > 0 {
-			perp.Unpin()
-			p.recover(a, pid)
-			pid = perp.Pin()
-			if sl = perp.At(a, pid); sl != nil {
-				c = p.cacheOf(sl, gen)
-			}
+	sl := perp.At(a, pid)
+	if sl == nil {
+		perp.Unpin()
+		return nil
+	}
+	c := p.cacheOf(sl, gen)
+	if c == nil {
+		perp.Unpin()
+		if p.victims.Load() == 0 {
+			return nil
 		}
-		if c != nil {
-			size := sizeclass.Size(i)
-			if ptr := c.pop(i, size); ptr != nil {
-				perp.Unpin()
-				if debug.Enabled {
-					debug.CheckBytes(p, arrayOf(ptr, size)[:size])
-				}
-				return arrayOf(ptr, size)
-			}
+		return p.takeRecovered(a, pid, i)
+	}
+	size := sizeclass.Size(i)
+	ptr := c.pop(i, size)
+	perp.Unpin()
+	return p.taken(ptr, size)
+}
+
+// takeRecovered is takeLocal for P pid of the slot array a, whose cache a
+// sweep detached: it takes the cache back from the victims, unless the
+// collector freed it, and takes the array from it.
+func (p *Pool) takeRecovered(a *perp.Slot, pid, i int) []byte {
+	p.recover(a, pid)
+	gen := p.gen.Load()
+	size := sizeclass.Size(i)
+	var ptr *byte
+	if sl := perp.At(a, perp.Pin()); sl != nil {
+		if c := p.cacheOf(sl, gen); c != nil {
+			ptr = c.pop(i, size)
 		}
 	}
 	perp.Unpin()
-	return nil
+	return p.taken(ptr, size)
+}
+
+// taken returns the empty array of size bytes at ptr that the pool kept
+// (in a per-P cache, a shared slot or the victims), nil for a nil ptr,
+// after the debug build's check that nobody wrote into it while it was
+// kept.
+func (p *Pool) taken(ptr *byte, size int) []byte {
+	if ptr == nil {
+		return nil
+	}
+	if debug.Enabled {
+		debug.CheckBytes(p, arrayOf(ptr, size)[:size])
+	}
+	return arrayOf(ptr, size)
 }
 
 // pop takes the last array of class i, i < localClasses, whose size is
@@ -159,7 +184,6 @@ func (p *Pool) putLocal(buf []byte, i int) bool {
 	if !perp.OK || i >= localClasses {
 		return false
 	}
-	size := int64(cap(buf))
 	gen := p.gen.Load()
 	a := p.slots.Load()
 	pid := perp.Pin() // nothing here may allocate or block
@@ -185,14 +209,23 @@ func (p *Pool) putLocal(buf []byte, i int) bool {
 			return false
 		}
 	}
+	ok := c.push(i, buf)
+	perp.Unpin()
+	return ok
+}
+
+// push keeps buf, of class i < localClasses and exactly that class's size,
+// in c, and reports whether it did: not when c's stack for the class is
+// full, or it would hold more than its limit. The caller is pinned to c's
+// P.
+func (c *lcache) push(i int, buf []byte) bool {
+	size := int64(cap(buf))
 	if k := c.n[i]; k < localPerClass && c.bytes+size <= c.limit {
 		c.arr[i][k] = firstByte(buf)
 		c.n[i] = k + 1
 		c.bytes += size
-		perp.Unpin()
 		return true
 	}
-	perp.Unpin()
 	return false
 }
 

@@ -84,11 +84,8 @@ type Pool struct {
 	budget int64
 
 	// Read by every Put, written by calibrations and new Buffers only.
-	// def is the class of the capacity of new Buffers, plus one; 0 before
-	// the first calibration.
-	def atomic.Int32
-	// defCap is the default capacity in bytes, the size of class def-1; 0
-	// before the first calibration.
+	// defCap is the capacity of new Buffers, a class size; 0 before the
+	// first calibration.
 	defCap atomic.Int64
 	// homeMax is the largest home array Put keeps: one class above the default
 	// capacity once calibrated, 0 (no limit but MaxCap) before.
@@ -361,7 +358,7 @@ func (p *Pool) putGrown(b *Buffer) {
 // reports false, having changed nothing, when any of them would leave its
 // own fast path: an array the cache does not take, a home swap, a home over
 // the limit, a pool not yet calibrated, or no slot for the P. With
-// growEmpty, it took a growth from about 490 instructions to about 320
+// growEmpty, it took a growth from about 490 instructions to about 360
 // (callgrind, log-normal lengths of median 300 B, where a third to a half of
 // the Buffers grow), against about 330 for a Get, Write and Put that does
 // not grow.
@@ -370,8 +367,9 @@ func (p *Pool) putGrownLocal(b *Buffer) bool {
 		return false
 	}
 	grown, home := b.buf, b.home
-	size, i := cap(grown), int(b.gc)-1
-	if uint(i) >= localClasses || size != sizeclass.Size(i) || size > p.maxCapBytes() || int64(cap(home)) > p.limit.Load() {
+	size := cap(grown)
+	i, exact := sizeclass.Floor(size)
+	if !exact || i >= localClasses || size > p.maxCapBytes() || int64(cap(home)) > p.limit.Load() {
 		return false
 	}
 	if d := p.defaultCap(); size == d && cap(home) < d {
@@ -388,14 +386,10 @@ func (p *Pool) putGrownLocal(b *Buffer) bool {
 		perp.Unpin()
 		return false
 	}
-	c := p.cacheOf(sl, gen)
-	if c == nil || c.n[i] >= localPerClass || c.bytes+int64(size) > c.limit {
+	if c := p.cacheOf(sl, gen); c == nil || !c.push(i, grown) {
 		perp.Unpin()
 		return false
 	}
-	c.arr[i][c.n[i]] = firstByte(grown)
-	c.n[i]++
-	c.bytes += int64(size)
 	b.buf, b.home, b.peak = home[:0], nil, 0
 	old := sl.Val
 	sl.Val = unsafe.Pointer(b)
@@ -425,12 +419,9 @@ func (p *Pool) grow(b *Buffer, need int) {
 	if need > p.maxCapBytes() {
 		// Never kept: grow like append.
 		buf = make([]byte, len(old), max(need, 2*cap(old)))
-		b.gc = 0
 	} else {
-		var c int
-		buf, c = p.getLarge(need, cap(old), len(old))
+		buf = p.getLarge(need, cap(old), len(old))
 		buf = buf[:len(old)]
-		b.gc = uint32(c + 1)
 	}
 	copy(buf, old)
 	b.buf = buf
@@ -445,8 +436,8 @@ func (p *Pool) grow(b *Buffer, need int) {
 // empty Buffer on its home array (a Buffer written in one piece larger than
 // the default capacity): when the calibration has a growth target for need
 // and the caller's P's cache holds an array of it, b takes that array, with
-// one pin and nothing to copy. It reports false, having changed nothing,
-// otherwise; grow then does the same through getLarge.
+// nothing to copy and none of getLarge's cases. It reports false, having
+// changed nothing, otherwise; grow then does the same through getLarge.
 func (p *Pool) growEmpty(b *Buffer, need int) bool {
 	if !fastPaths || len(b.buf) != 0 || b.home != nil || need > localMaxSize || need > p.maxCapBytes() {
 		return false
@@ -457,32 +448,15 @@ func (p *Pool) growEmpty(b *Buffer, need int) bool {
 	}
 	i := sizeclass.Class(need) // < localClasses: need <= localMaxSize
 	g := int(st.growTo[i].Load())
+	if g == 0 {
+		return false // no target yet
+	}
 	t := max(g-1, i)
-	if g == 0 || t >= localClasses {
-		return false // no target yet, or one the local caches do not hold
-	}
-	gen := p.gen.Load()
-	a := p.slots.Load()
-	pid := perp.Pin() // nothing here may allocate or block
-	sl := perp.At(a, pid)
-	if sl == nil {
-		perp.Unpin()
+	buf := p.takeLocal(t)
+	if buf == nil {
 		return false
 	}
-	c := (*lcache)(sl.Spare)
-	if c == nil || c.gen != gen {
-		perp.Unpin()
-		return false // none, or to be aged: takeLocal
-	}
-	size := sizeclass.Size(t)
-	ptr := c.pop(t, size)
-	perp.Unpin()
-	if ptr == nil {
-		return false
-	}
-	b.home = b.buf
-	b.buf = arrayOf(ptr, size)
-	b.gc = uint32(t + 1)
+	b.home, b.buf = b.buf, buf
 	return true
 }
 

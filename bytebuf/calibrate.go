@@ -77,6 +77,10 @@ type state struct {
 	// growTo[i] is the class, plus one, that a Buffer needing a size of
 	// class i grows to; 0 means grow by doubling.
 	growTo [nClasses]atomic.Int32
+	// growOn[i] is the same for the first growth of a Buffer that holds
+	// bytes on its home array (one written in pieces): it may well be
+	// written on, so it grows further up the lengths (see setGrowth).
+	growOn [nClasses]atomic.Int32
 
 	// slots hold the large arrays, by class, in rows made on a class's
 	// first array, so that a pool whose arrays stay in the per-P caches
@@ -321,23 +325,34 @@ func (st *state) keepTop(total float64, maxClass int) int {
 // keepShare of the Puts and t is within maxClass, and by doubling
 // otherwise. The percentile is a compromise between capacity (a higher t
 // wastes more on every Buffer that grows) and copies (a lower t makes more
-// of them grow again). Going down from the top, t only moves down.
+// of them grow again). A Buffer that outgrows its home array with bytes in
+// it is being written in pieces, and the 40th percentile would make most of
+// them grow again, copying what they hold: its target (growOn) is the 80th.
 func (st *state) setGrowth(total float64, maxClass int) {
+	st.percentiles(&st.growTo, 0.6, total, maxClass)
+	st.percentiles(&st.growOn, 0.2, total, maxClass)
+}
+
+// percentiles sets dst[i] to the class, plus one, of the percentile of the
+// lengths of class i and above that leaves the share beyond of them above
+// it (0 when these hold less than keepShare of total, or the class is above
+// maxClass). Going down from the top, the class only moves down.
+func (st *state) percentiles(dst *[nClasses]atomic.Int32, beyond, total float64, maxClass int) {
 	t := nClasses - 1
-	above := 0.0  // weight of the classes >= i
-	beyond := 0.0 // weight of the classes > t
+	above := 0.0 // weight of the classes >= i
+	over := 0.0  // weight of the classes > t
 	for i := nClasses - 1; i >= 0; i-- {
 		above += st.weight[i]
-		for t > i && beyond+st.weight[t] <= 0.6*above {
-			beyond += st.weight[t]
+		for t > i && over+st.weight[t] <= beyond*above {
+			over += st.weight[t]
 			t--
 		}
 		g := int32(0)
 		if above >= keepShare*total && t <= maxClass {
 			g = int32(t + 1)
 		}
-		if st.growTo[i].Load() != g {
-			st.growTo[i].Store(g)
+		if dst[i].Load() != g {
+			dst[i].Store(g)
 		}
 	}
 }

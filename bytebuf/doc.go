@@ -79,9 +79,12 @@
 //     Bounds, a rare giant's included;
 //   - where a Buffer that outgrows its array grows to: the 40th percentile of
 //     the lengths above the size it needs, so that most Buffers that grow
-//     grow once, to a capacity close to what they write; and at least twice
-//     the bytes it holds (within the top of the lengths), so that a Buffer
-//     written in many pieces copies each byte about once, as append does.
+//     grow once, to a capacity close to what they write; the 80th when it
+//     outgrows its home array with bytes in it, as a Buffer written in
+//     pieces does, which is likely to be written on; and, from its second
+//     growth on, at least twice the bytes it holds (within the top of the
+//     lengths), so that a Buffer written in many pieces copies each byte
+//     about once, as append does.
 //
 // Before the first calibration, new Buffers get 512 bytes, growth doubles,
 // and larger arrays are kept up to 64 KiB, the threshold fmt uses for its own
@@ -151,7 +154,7 @@
 //     When a collection interval passes in which the pool handed out no
 //     Buffer from its per-P slots (the pool is idle), the arrays are
 //     dropped at once, and so is the state that holds them with the
-//     sampler (4.3 KiB and half a KiB per P): an idle pool keeps only its
+//     sampler (4.7 KiB and half a KiB per P): an idle pool keeps only its
 //     counters and its default capacity, and its next use starts the
 //     sampler anew. Where there are no per-P slots (under the race
 //     detector, with the reuse_nolinkname tag, under TinyGo), the pool is

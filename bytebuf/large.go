@@ -16,10 +16,10 @@ import (
 // copy costs more.
 
 // getLarge returns an empty array for a Buffer of capacity cur and length n
-// that needs room for need bytes, need <= MaxCap: an array kept in the slots
-// (or the victim table) when one of the right class is there, a new one
-// otherwise.
-func (p *Pool) getLarge(need, cur, n int) []byte {
+// that needs room for need bytes, need <= MaxCap, on its home array or not:
+// an array kept in the slots (or the victim table) when one of the right
+// class is there, a new one otherwise.
+func (p *Pool) getLarge(need, cur, n int, home bool) []byte {
 	st := p.state()
 	i := sizeclass.Class(need)
 	t := int(st.growTo[min(i, nClasses-1)].Load()) - 1
@@ -42,7 +42,16 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 		if k := int(st.keepCap.Load()); need <= k {
 			c = min(c, k)
 		}
-		t = max(t, sizeclass.Class(min(c, p.maxCapBytes())))
+		d := sizeclass.Class(min(c, p.maxCapBytes()))
+		if g := int(st.growOn[min(i, nClasses-1)].Load()) - 1; home && g >= 0 {
+			// Its first growth, off its home array, goes no further
+			// than the 80th percentile of the longer lengths (growOn):
+			// doubling a 4 KiB home to 8 KiB, for lengths just above
+			// 4 KiB written in pieces of 4 KiB, made capacity/written
+			// 1.45 on them.
+			d = min(d, g)
+		}
+		t = max(t, d)
 	}
 	t = max(t, i)
 	if b := p.takeLocal(t); b != nil {

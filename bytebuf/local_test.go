@@ -253,3 +253,59 @@ func TestLocalCacheGOMAXPROCS(t *testing.T) {
 		t.Errorf("%d caches of the 4-P run alive after GOMAXPROCS 4 -> 1 and three collections, want at most P 0's", alive)
 	}
 }
+
+// TestGrowthTargets: which class each kind of growth takes, with targets
+// set by hand. An empty Buffer on its home array grows to growTo. One that
+// holds bytes grows to at least twice what it holds, whatever growTo says,
+// so that a Buffer written in many pieces copies each byte about once, as
+// append does; but on its home array (its first growth), no further than
+// growOn.
+func TestGrowthTargets(t *testing.T) {
+	var p Pool
+	st := p.state()
+	st.keepCap.Store(1 << 20)
+	for i := range nClasses {
+		st.growTo[i].Store(int32(i + 1)) // the class needed itself
+		st.growOn[i].Store(int32(i + 3)) // two classes above it
+	}
+	fill := func(b *Buffer) {
+		for b.Len() < b.Cap() {
+			b.WriteByte('x')
+		}
+	}
+
+	empty := p.Get()
+	home := empty.Cap()
+	empty.Write(make([]byte, home+100))
+	if want := sizeclass.Size(sizeclass.Class(home + 100)); empty.Cap() != want {
+		t.Errorf("empty Buffer of capacity %d, written %d bytes: capacity %d, want %d (growTo)", home, home+100, empty.Cap(), want)
+	}
+
+	pieces := p.Get()
+	fill(pieces)
+	pieces.WriteByte('x')
+	if want := sizeclass.Size(sizeclass.Class(home+1) + 2); pieces.Cap() != want || want >= 2*home {
+		t.Errorf("full home array of %d, one byte more: capacity %d, want %d (growOn, below twice the home)", home, pieces.Cap(), want)
+	}
+
+	held := pieces.Cap()
+	fill(pieces)
+	pieces.WriteByte('x')
+	if want := sizeclass.Size(sizeclass.Class(2 * held)); pieces.Cap() != want {
+		t.Errorf("grown Buffer holding %d bytes, one byte more: capacity %d, want %d (twice what it holds)", held, pieces.Cap(), want)
+	}
+
+	// growOn above twice the home: twice the home.
+	for i := range nClasses {
+		st.growOn[i].Store(int32(i + 9))
+	}
+	far := p.Get()
+	fill(far)
+	far.WriteByte('x')
+	if want := sizeclass.Size(sizeclass.Class(2 * home)); far.Cap() != want {
+		t.Errorf("full home array of %d, one byte more, growOn a doubling above: capacity %d, want %d (twice the home)", home, far.Cap(), want)
+	}
+	p.Put(empty)
+	p.Put(pieces)
+	p.Put(far)
+}

@@ -420,7 +420,7 @@ func (p *Pool) grow(b *Buffer, need int) {
 		// Never kept: grow like append.
 		buf = make([]byte, len(old), max(need, 2*cap(old)))
 	} else {
-		buf = p.getLarge(need, cap(old), len(old))
+		buf = p.getLarge(need, cap(old), len(old), b.home == nil)
 		buf = buf[:len(old)]
 	}
 	copy(buf, old)

@@ -797,3 +797,84 @@ func TestPoolNoSharedArrays(t *testing.T) {
 	close(stop)
 	<-collected
 }
+
+// TestGrowthAtChunkBoundary: lengths around the size of the pieces they are
+// written in (log-normal, median 4000 bytes, sigma 0.2, in pieces of 4 KiB,
+// as io.Copy-style loops and 4 KiB records give). A Buffer whose first piece
+// fills its 4 KiB home array grows at the second piece. It used to grow to at
+// least twice what it held, 8 KiB for about 4.5 KiB written, which put
+// capacity/written at 1.45 on these lengths. The first growth off the home
+// array now takes the class the calibration chose, as the growth of an empty
+// Buffer does; the growths after it still at least double (see
+// TestGrowthTargets).
+func TestGrowthAtChunkBoundary(t *testing.T) {
+	var p bytebuf.Pool
+	r := rand.New(rand.NewPCG(9, 10))
+	length := func() int { return int(4000 * math.Exp(0.2*r.NormFloat64())) }
+	for range 20000 {
+		use(&p, length())
+	}
+	var capSum, written int
+	for range 4000 {
+		n := length()
+		b := p.Get()
+		write(b, n)
+		capSum += b.Cap()
+		written += n
+		p.Put(b)
+	}
+	ratio := float64(capSum) / float64(written)
+	t.Logf("capacity/written %.3f; stats %+v", ratio, p.Stats())
+	if ratio > 1.3 {
+		t.Errorf("capacity/written = %.3f around 4 KiB written in 4 KiB pieces, want at most 1.3", ratio)
+	}
+}
+
+// TestGrowthOfPiecesGrowsOnce: a Buffer written in pieces that outgrows its
+// home array with bytes in it is likely to be written on: its first growth
+// goes to the 80th percentile of the longer lengths, not the 40th that an
+// empty Buffer (written in one piece) grows to, so that most such Buffers
+// grow once, instead of growing again and copying what they hold.
+func TestGrowthOfPiecesGrowsOnce(t *testing.T) {
+	var p bytebuf.Pool
+	r := rand.New(rand.NewPCG(13, 14))
+	length := func() int { return int(16384 * math.Exp(0.5*r.NormFloat64())) }
+	for range 20000 {
+		use(&p, length())
+	}
+	grown, growths := 0, 0
+	for range 4000 {
+		n := length()
+		b := p.Get()
+		home, c, k := b.Cap(), b.Cap(), 0
+		for n > 0 {
+			m := min(n, 4096)
+			b.Write(payload[:m])
+			n -= m
+			if b.Cap() != c {
+				c = b.Cap()
+				k++
+			}
+		}
+		if k > 0 && home > 4096 {
+			grown++
+			growths += k
+		}
+		p.Put(b)
+	}
+	mean := float64(growths) / float64(max(grown, 1))
+	t.Logf("%d Buffers grew with bytes on their home array, %.2f growths each; stats %+v", grown, mean, p.Stats())
+	if grown < 1000 {
+		t.Fatalf("only %d of 4000 Buffers grew with bytes on their home array: the test no longer tests that", grown)
+	}
+	most := 1.3 // 1.17 here; 1.46 when the first growth goes to the 40th percentile
+	if race.Enabled {
+		// The race detector's sync.Pool drops a share of the Buffers put
+		// back at random, and the calibration differs: 1.17 to 1.38 in 16
+		// runs at -cpu 1,4, and 1.46 to 1.60 with the 40th percentile.
+		most = 1.42
+	}
+	if mean > most {
+		t.Errorf("Buffers written in pieces grew %.2f times each, want at most %.2f", mean, most)
+	}
+}

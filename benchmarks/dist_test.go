@@ -77,6 +77,11 @@ var distWorkloads = func() []distWorkload {
 			}
 			return clamp(256 * math.Exp2(8*ph) * math.Exp(0.5*r.NormFloat64()))
 		}),
+		// Lengths around the size of the pieces they are written in
+		// (distChunk): log-normal, median 4000 B, sigma 0.2, so that 45%
+		// of them take a second piece. Added after the suite's tuning, as
+		// a shape it was not tuned for.
+		gen("chunk-edge", logNormal(4000, 0.2)),
 	}
 }()
 

@@ -552,8 +552,11 @@ func TestDefaultCapSettles(t *testing.T) {
 		// The race detector's sync.Pool drops a share of the Buffers put
 		// back at random, which adds to the noise of the samples: 0 to 5
 		// changes in 72 runs at -cpu 1,4, before and after the change that
-		// made this bound.
-		maxChanges = 8
+		// made this bound. And up to 4 values: a CI run at -cpu 1,4 took 4
+		// (3 changes), and so did 2 of 50 runs at the commit before it
+		// (6c67a1f), against at most 3 in 50 at that CI run's commit. The
+		// wandering took 6 (12 to 28 KiB).
+		maxChanges, maxValues = 8, 5
 	}
 	if changes > maxChanges || len(seen) > maxValues {
 		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values; want at most %d changes and %d values",

@@ -77,9 +77,9 @@ type state struct {
 	// growTo[i] is the class, plus one, that a Buffer needing a size of
 	// class i grows to; 0 means grow by doubling.
 	growTo [nClasses]atomic.Int32
-	// growOn[i] is the same for the first growth of a Buffer that holds
-	// bytes on its home array (one written in pieces): it may well be
-	// written on, so it grows further up the lengths (see setGrowth).
+	// growOn[i] is the class, plus one, past which the first growth of a
+	// Buffer that holds bytes on its home array (one written in pieces)
+	// does not double what it holds; 0 means no bound (see getLarge).
 	growOn [nClasses]atomic.Int32
 
 	// slots hold the large arrays, by class, in rows made on a class's
@@ -325,9 +325,10 @@ func (st *state) keepTop(total float64, maxClass int) int {
 // keepShare of the Puts and t is within maxClass, and by doubling
 // otherwise. The percentile is a compromise between capacity (a higher t
 // wastes more on every Buffer that grows) and copies (a lower t makes more
-// of them grow again). A Buffer that outgrows its home array with bytes in
-// it is being written in pieces, and the 40th percentile would make most of
-// them grow again, copying what they hold: its target (growOn) is the 80th.
+// of them grow again). A Buffer that grows with bytes in it at least
+// doubles them (getLarge); the first time, off its home array, no further
+// than the 80th percentile (growOn): it is being written in pieces, and the
+// 40th would make most such Buffers grow again, copying what they hold.
 func (st *state) setGrowth(total float64, maxClass int) {
 	st.percentiles(&st.growTo, 0.6, total, maxClass)
 	st.percentiles(&st.growOn, 0.2, total, maxClass)

@@ -22,7 +22,8 @@ import (
 func (p *Pool) getLarge(need, cur, n int, home bool) []byte {
 	st := p.state()
 	i := sizeclass.Class(need)
-	t := int(st.growTo[min(i, nClasses-1)].Load()) - 1
+	ci := min(i, nClasses-1) // the index of i's targets
+	t := int(st.growTo[ci].Load()) - 1
 	if t < 0 {
 		// No calibration for this size yet, or lengths this large are
 		// rare: at least double, but not past the top of the lengths
@@ -43,13 +44,15 @@ func (p *Pool) getLarge(need, cur, n int, home bool) []byte {
 			c = min(c, k)
 		}
 		d := sizeclass.Class(min(c, p.maxCapBytes()))
-		if g := int(st.growOn[min(i, nClasses-1)].Load()) - 1; home && g >= 0 {
+		if home {
 			// Its first growth, off its home array, goes no further
 			// than the 80th percentile of the longer lengths (growOn):
 			// doubling a 4 KiB home to 8 KiB, for lengths just above
 			// 4 KiB written in pieces of 4 KiB, made capacity/written
 			// 1.45 on them.
-			d = min(d, g)
+			if g := int(st.growOn[ci].Load()) - 1; g >= 0 {
+				d = min(d, g)
+			}
 		}
 		t = max(t, d)
 	}

@@ -2,6 +2,7 @@ package benchmarks
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"testing"
@@ -312,17 +313,34 @@ func BenchmarkDistBound(b *testing.B) {
 	}
 }
 
+// passes is what BenchmarkDistCopies measures of one pool: the bytes
+// allocated during the first pass through the lengths, from a cold pool;
+// and over the second pass, the bytes its buffers copied when they grew,
+// the sum of their capacities at Put, and the bytes written.
+type passes struct {
+	cold, copied, capacity, written int64
+}
+
+// allocated returns the bytes allocated so far by the process.
+func allocated() int64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.TotalAlloc)
+}
+
 // copyCount runs the workload's lengths twice through a fresh pool of im,
-// as distWorker.step does, and returns, over the second pass, the bytes its
-// buffers copied when they grew, the sum of their capacities at Put, and the
-// bytes written.
-func copyCount[B any](im distImpl[B], lengths []int) (copied, capacity, written int64) {
+// as distWorker.step does.
+func copyCount[B any](im distImpl[B], lengths []int) (r passes) {
+	r.cold = allocated()
 	get := im.local()
 	var inFlight [distInFlight]B
 	for k := range inFlight {
 		inFlight[k] = get(k)
 	}
 	for i := range 2 * len(lengths) {
+		if i == len(lengths) {
+			r.cold = allocated() - r.cold
+		}
 		k := i % distInFlight
 		n := lengths[i%len(lengths)]
 		buf := inFlight[k]
@@ -331,13 +349,13 @@ func copyCount[B any](im distImpl[B], lengths []int) (copied, capacity, written 
 			c := im.capOf(buf)
 			im.write(buf, bufferPayload[:min(m, distChunk)])
 			if im.capOf(buf) != c && i >= len(lengths) {
-				copied += int64(held)
+				r.copied += int64(held)
 			}
 			held += min(m, distChunk)
 		}
 		if i >= len(lengths) {
-			written += int64(n)
-			capacity += int64(im.capOf(buf))
+			r.written += int64(n)
+			r.capacity += int64(im.capOf(buf))
 		}
 		im.put(buf)
 		inFlight[k] = get(k)
@@ -345,46 +363,47 @@ func copyCount[B any](im distImpl[B], lengths []int) (copied, capacity, written 
 	for k := range inFlight {
 		im.put(inFlight[k])
 	}
-	return copied, capacity, written
+	return r
 }
 
-// BenchmarkDistCopies reports, for each pool and the oracle, the bytes
-// copied by growth per byte written (copied/written) and cap/written, in
-// steady state (the second pass through the lengths), serial. Nothing is
-// timed.
+// BenchmarkDistCopies reports, for each pool and the oracle, serial: the
+// bytes copied by growth per byte written (copied/written) and cap/written
+// in steady state (the second pass through the lengths), and the bytes
+// allocated per op during the first pass, from a cold pool (cold-B/op).
+// Nothing is timed.
 //
 //	go test -run '^$' -bench DistCopies -benchtime 1x
 func BenchmarkDistCopies(b *testing.B) {
-	report := func(b *testing.B, copied, capacity, written int64) {
-		b.ReportMetric(0, "ns/op")
-		b.ReportMetric(float64(copied)/float64(written), "copied/written")
-		b.ReportMetric(float64(capacity)/float64(written), "cap/written")
-	}
 	for _, wl := range distWorkloads {
-		name := func(impl string) string { return "workload=" + wl.name + "/impl=" + impl }
-		run := func(impl string, count func() (int64, int64, int64)) {
-			b.Run(name(impl), func(b *testing.B) {
+		run := func(impl string, count func() passes) {
+			b.Run("workload="+wl.name+"/impl="+impl, func(b *testing.B) {
 				for b.Loop() {
 				}
-				copied, capacity, written := count()
-				report(b, copied, capacity, written)
+				r := count()
+				b.ReportMetric(0, "ns/op")
+				b.ReportMetric(float64(r.copied)/float64(r.written), "copied/written")
+				b.ReportMetric(float64(r.capacity)/float64(r.written), "cap/written")
+				b.ReportMetric(float64(r.cold)/float64(len(wl.lengths)), "cold-B/op")
 			})
 		}
-		run("syncpool", func() (int64, int64, int64) { return copyCount(distSyncPool(), wl.lengths) })
-		run("bytebufferpool", func() (int64, int64, int64) { return copyCount(distBytebufferpool(), wl.lengths) })
-		run("libp2p", func() (int64, int64, int64) { return copyCount(distLibp2p(), wl.lengths) })
-		run("zap", func() (int64, int64, int64) { return copyCount(distZap(), wl.lengths) })
-		run("bytebuf", func() (int64, int64, int64) { return copyCount(distBytebuf(), wl.lengths) })
-		run("oracle", func() (int64, int64, int64) {
+		run("syncpool", func() passes { return copyCount(distSyncPool(), wl.lengths) })
+		run("bytebufferpool", func() passes { return copyCount(distBytebufferpool(), wl.lengths) })
+		run("libp2p", func() passes { return copyCount(distLibp2p(), wl.lengths) })
+		run("zap", func() passes { return copyCount(distZap(), wl.lengths) })
+		run("bytebuf", func() passes { return copyCount(distBytebuf(), wl.lengths) })
+		run("oracle", func() passes {
 			o := newOracle(wl.lengths)
+			r := passes{cold: allocated()}
 			for range len(wl.lengths) {
 				o.step()
 			}
+			r.cold = allocated() - r.cold
 			o.copied, o.capSum, o.written = 0, 0, 0
 			for range len(wl.lengths) {
 				o.step()
 			}
-			return o.copied, o.capSum, o.written
+			r.copied, r.capacity, r.written = o.copied, o.capSum, o.written
+			return r
 		})
 	}
 }

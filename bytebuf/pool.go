@@ -368,8 +368,8 @@ func (p *Pool) putGrownLocal(b *Buffer) bool {
 	}
 	grown, home := b.buf, b.home
 	size := cap(grown)
-	i, exact := sizeclass.Floor(size)
-	if !exact || i >= localClasses || size > p.maxCapBytes() || int64(cap(home)) > p.limit.Load() {
+	i, exact := sizeclass.Fit(size) // a class size when its class's size is itself
+	if exact != size || i >= localClasses || size > p.maxCapBytes() || int64(cap(home)) > p.limit.Load() {
 		return false
 	}
 	if d := p.defaultCap(); size == d && cap(home) < d {

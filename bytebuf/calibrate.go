@@ -28,6 +28,9 @@ const (
 	// holds without growing: the median, as a Buffer above it grows from
 	// the size-class caches.
 	defaultQuantile = 0.5
+	// narrowQuantile is the share the default capacity holds instead when
+	// it is at most one class above the median's (see calibrate).
+	narrowQuantile = 0.8
 	// homeSlack is how many classes above the default capacity a home
 	// array may be and still be kept at Put: a Buffer made before the
 	// default moved down is dropped, and made anew with the default, once
@@ -196,8 +199,13 @@ func (p *Pool) calibrate(st *state) {
 	if d := p.defCap.Load(); d > 0 {
 		cur = sizeclass.Class(int(d))
 	}
-	q := p.quantileClass(st.weight[:], total, maxClass)
-	best := st.settleDefault(cur, q, total)
+	q := p.quantileClass(st.weight[:], defaultQuantile, total, maxClass)
+	quant := defaultQuantile
+	if n := p.quantileClass(st.weight[:], narrowQuantile, total, maxClass); n == q+1 {
+		q, quant = n, narrowQuantile
+	}
+
+	best := st.settleDefault(cur, q, quant, total)
 	if f, ft, ok := p.fallen(st, cur, q, maxClass); ok && best == cur {
 		// The workload changed: forget the weights of the lengths before,
 		// or they would ask to move back up.
@@ -251,9 +259,9 @@ func (st *state) merge() float64 {
 // of classes, used before, moved by several classes with the noise of the
 // samples on a smooth one), and it is that length when one length makes most
 // of the Puts.
-func (p *Pool) quantileClass(weight []float64, total float64, maxClass int) int {
+func (p *Pool) quantileClass(weight []float64, quant, total float64, maxClass int) int {
 	for i, acc := 0, 0.0; i <= maxClass; i++ {
-		if acc += weight[i]; acc >= defaultQuantile*total {
+		if acc += weight[i]; acc >= quant*total {
 			return i
 		}
 	}
@@ -275,13 +283,13 @@ func (p *Pool) quantileClass(weight []float64, total float64, maxClass int) int 
 // the two. And any move is made only when settle calibrations in a row ask
 // for it the same way. So the default settles on a distribution that does
 // not change and follows one that does within a few calibrations.
-func (st *state) settleDefault(cur, best int, total float64) int {
+func (st *state) settleDefault(cur, best int, quant, total float64) int {
 	if cur < 0 || best == cur {
 		st.moves = 0
 		return best
 	}
-	if best == cur+1 && share(st, cur, total) > defaultQuantile-nearMargin ||
-		best == cur-1 && share(st, cur-1, total) < defaultQuantile+nearMargin {
+	if best == cur+1 && share(st, cur, total) > quant-nearMargin ||
+		best == cur-1 && share(st, cur-1, total) < quant+nearMargin {
 		st.moves = 0 // near the boundary: stay
 		return cur
 	}
@@ -390,7 +398,7 @@ func (p *Pool) fallen(st *state, cur, q, maxClass int) (class int, total float64
 	if total < freshMin {
 		return 0, 0, false
 	}
-	if f := p.quantileClass(st.fresh[:], total, maxClass); f <= q {
+	if f := p.quantileClass(st.fresh[:], defaultQuantile, total, maxClass); f <= q {
 		return f, total, true
 	}
 	return 0, 0, false

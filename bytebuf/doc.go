@@ -55,19 +55,26 @@
 //
 //   - the default capacity of new Buffers: the class of the median length,
 //     so that half the Buffers never grow and the other half grow from the
-//     size-class caches below. It moves only when three calibrations in a
-//     row ask for a move the same way, and by a single class (a quarter
-//     more or less room) only when the median is clearly in the other class
-//     (less than 40% of the lengths fit in the current default, or more
-//     than 60% in the class below), so that it settles on a workload that
-//     does not change. One exception: when the median of the weights is two
+//     size-class caches below; or, when the lengths are so narrow that the
+//     80th percentile is in the class just above the median's, that class,
+//     which holds 80% of them for at most a quarter more room (on lengths
+//     around 4 KiB written in 4 KiB pieces, a tenth of the Buffers then
+//     grow, copying their first piece, instead of half). It moves only when
+//     three calibrations in a row ask for a move the same way, and by a
+//     single class (a quarter more or less room) only when the percentile
+//     is clearly in the other class (for the median: less than 40% of the
+//     lengths fit in the current default, or more than 60% in the class
+//     below), so that it settles on a workload that does not change. One exception: when the median of the weights is two
 //     classes or more below the default and the lengths since the previous
 //     calibration alone (at least 16 samples) are lower still, the lengths
 //     have fallen, and the default moves to the median of those at once,
 //     forgetting the weights of the lengths before (rising lengths only
 //     make more Buffers grow, and wait). A Buffer whose home array is more
 //     than a class above the default is dropped at Put, so the Buffers
-//     follow the default down;
+//     follow the default down; one whose home is more than a class below
+//     (made before the first calibration, or before the default rose) gets
+//     a home of the default capacity at its next Put after growing, so they
+//     follow it up;
 //   - the top of the lengths (Stats.KeepCap): the largest class at or above
 //     which lengths still make 0.01% of the Puts (0.0025% for a class
 //     already above it), within MaxCap. Growth does not go past it when

@@ -334,22 +334,61 @@ func (p *Pool) refreshLimit() {
 }
 
 // putGrown takes the grown array off b at Put, and leaves b with its home
-// array: the grown array goes to the large slots, or becomes b's home
-// instead when it has exactly the default capacity, the home is smaller, and
-// the budget has room for the difference.
+// array, which it replaces when it is below the default capacity: by the
+// grown array when that has exactly the default capacity; and when the home
+// is more than a class below (stale: made before the first calibration, or
+// before the default rose), by an array of the default capacity from the
+// caches, or a new one. Otherwise a stale Buffer would grow on most of its
+// uses for as long as it lives, into arrays larger than the default: a
+// Buffer made with the initial 512 bytes, on lengths around 12 KiB, grew at
+// nearly every use. A home one class below is left for the exact case, as a
+// home one class above is kept (homeSlack): replacing it too took
+// capacity/written to 1.52 on log-normal lengths of median 2 KiB, whose
+// default settles on either side of the median. Each replacement stays
+// within the budget. The grown array, or the old home, goes to the caches.
 func (p *Pool) putGrown(b *Buffer) {
 	grown, home := b.buf, b.home
 	b.home = nil
-	if d := p.defaultCap(); cap(grown) == d && cap(home) < d && p.homeRoom(d-cap(home)) {
-		b.buf = grown
+	d := p.defaultCap()
+	if cap(home) < d && (cap(grown) == d || stale(cap(home), d)) && p.homeRoom(d-cap(home)) {
+		h := grown
+		if cap(grown) != d {
+			h = p.takeHome(d)
+		}
+		b.buf = h
 		b.acct.n.Store(int64(d))
 		p.homeBytes.Add(int64(d - cap(home)))
 		p.putLarge(home)
+		if cap(grown) != d {
+			p.putLarge(grown)
+		}
 		p.refreshLimit()
 		return
 	}
 	b.buf = home
 	p.putLarge(grown)
+}
+
+// stale reports whether a home array of capacity home is more than a class
+// below the default capacity d.
+func stale(home, d int) bool {
+	return home < sizeclass.Size(max(sizeclass.Class(d)-1, 0))
+}
+
+// takeHome returns an empty array of capacity d, a class size, from the
+// caches, or a new one.
+func (p *Pool) takeHome(d int) []byte {
+	i := sizeclass.Class(d)
+	if b := p.takeLocal(i); b != nil {
+		return b
+	}
+	if i < nClasses {
+		if b := p.takeLarge(p.state(), i); b != nil {
+			p.refreshLimit()
+			return b
+		}
+	}
+	return make([]byte, 0, d)
 }
 
 // putGrownLocal is putSlow's fast path for a grown Buffer, the common case
@@ -372,8 +411,8 @@ func (p *Pool) putGrownLocal(b *Buffer) bool {
 	if exact != size || i >= localClasses || size > p.maxCapBytes() || int64(cap(home)) > p.limit.Load() {
 		return false
 	}
-	if d := p.defaultCap(); size == d && cap(home) < d {
-		return false // perhaps a home swap: putGrown decides
+	if d := p.defaultCap(); cap(home) < d && (size == d || stale(cap(home), d)) {
+		return false // a home to replace: putGrown does
 	}
 	if st := p.st.Load(); st == nil || st.calibrations.Load() == 0 {
 		return false // putLarge's rule before the first calibration

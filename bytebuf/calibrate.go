@@ -29,8 +29,9 @@ const (
 	// the size-class caches.
 	defaultQuantile = 0.5
 	// narrowQuantile is the share the default capacity holds instead when
-	// it is at most one class above the median's (see calibrate).
+	// it is one class above narrowBase's (see calibrate).
 	narrowQuantile = 0.8
+	narrowBase     = 0.45
 	// homeSlack is how many classes above the default capacity a home
 	// array may be and still be kept at Put: a Buffer made before the
 	// default moved down is dropped, and made anew with the default, once
@@ -201,8 +202,12 @@ func (p *Pool) calibrate(st *state) {
 	}
 	q := p.quantileClass(st.weight[:], defaultQuantile, total, maxClass)
 	quant := defaultQuantile
-	if n := p.quantileClass(st.weight[:], narrowQuantile, total, maxClass); n == q+1 {
-		q, quant = n, narrowQuantile
+	// Narrow lengths: the 80th percentile one class above the 45th's. Not
+	// the median's: on lengths whose median is at a class boundary, the
+	// median's class is the upper one half the time, and the rule then took
+	// log-normal lengths of sigma 0.5 for narrow.
+	if n := p.quantileClass(st.weight[:], narrowQuantile, total, maxClass); n == p.quantileClass(st.weight[:], narrowBase, total, maxClass)+1 {
+		q, quant = max(q, n), narrowQuantile
 	}
 
 	best := st.settleDefault(cur, q, quant, total)

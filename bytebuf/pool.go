@@ -46,6 +46,9 @@ const (
 	// sampleGrownEvery is how many Puts of a Buffer that grew make one
 	// sample.
 	sampleGrownEvery = 4
+	// healAfter is how many calibrations a pool makes before it replaces
+	// stale homes (see putGrown).
+	healAfter = 16
 )
 
 // ErrConfig is wrapped by the errors NewPool returns for a Config that makes
@@ -350,7 +353,7 @@ func (p *Pool) putGrown(b *Buffer) {
 	grown, home := b.buf, b.home
 	b.home = nil
 	d := p.defaultCap()
-	if cap(home) < d && (cap(grown) == d || stale(cap(home), d)) && p.homeRoom(d-cap(home)) {
+	if cap(home) < d && (cap(grown) == d || stale(cap(home), d) && p.settled()) && p.homeRoom(d-cap(home)) {
 		h := grown
 		if cap(grown) != d {
 			h = p.takeHome(d)
@@ -367,6 +370,14 @@ func (p *Pool) putGrown(b *Buffer) {
 	}
 	b.buf = home
 	p.putLarge(grown)
+}
+
+// settled reports whether the pool has calibrated healAfter times, by when
+// the default capacity has left the first samples' noise: a home replaced
+// before would take a default that moves on, and be left a class below it.
+func (p *Pool) settled() bool {
+	st := p.st.Load()
+	return st != nil && st.calibrations.Load() >= healAfter
 }
 
 // stale reports whether a home array of capacity home is more than a class

@@ -56,7 +56,9 @@
 //   - the default capacity of new Buffers: the class of the median length,
 //     so that half the Buffers never grow and the other half grow from the
 //     size-class caches below; or, when the lengths are so narrow that the
-//     80th percentile is in the class just above the median's, that class,
+//     80th percentile is in the class just above the 45th percentile's
+//     (not the median's: a median at a class boundary is in the upper
+//     class half the time), the 80th percentile's class,
 //     which holds 80% of them for at most a quarter more room (on lengths
 //     around 4 KiB written in 4 KiB pieces, a tenth of the Buffers then
 //     grow, copying their first piece, instead of half). It moves only when
@@ -73,8 +75,9 @@
 //     than a class above the default is dropped at Put, so the Buffers
 //     follow the default down; one whose home is more than a class below
 //     (made before the first calibration, or before the default rose) gets
-//     a home of the default capacity at its next Put after growing, so they
-//     follow it up;
+//     a home of the default capacity at its next Put after growing, once
+//     the pool has calibrated 16 times (so that the home does not take a
+//     default the first samples' noise then moves), so they follow it up;
 //   - the top of the lengths (Stats.KeepCap): the largest class at or above
 //     which lengths still make 0.01% of the Puts (0.0025% for a class
 //     already above it), within MaxCap. Growth does not go past it when

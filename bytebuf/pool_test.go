@@ -911,7 +911,7 @@ func TestDefaultCapCoversNarrow(t *testing.T) {
 	} {
 		var p bytebuf.Pool
 		r := rand.New(rand.NewPCG(1, 2))
-		for range 50000 {
+		for range 20000 {
 			use(&p, tc.lo+r.IntN(tc.hi-tc.lo))
 		}
 		if got := p.Stats().DefaultCap; got > tc.atMost || tc.exact && got != tc.atMost {

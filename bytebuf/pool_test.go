@@ -893,10 +893,11 @@ func TestGrowthOfPiecesGrowsOnce(t *testing.T) {
 
 // TestDefaultCapCoversNarrow checks where the default capacity settles:
 // on lengths so narrow that the 80th percentile is one class above the
-// median's, it holds 80% of them (most Buffers would grow otherwise, for a
-// quarter more capacity at most); on wider lengths, not above the median's
-// class (below it under the race detector, whose sync.Pool drops Buffers
-// at random, which biases the samples low).
+// 45th percentile's, it holds 80% of them (most Buffers would grow
+// otherwise, for a quarter more capacity at most); on wider lengths, not
+// above the median's class. Under the race detector, whose sync.Pool drops
+// Buffers at random, the samples are biased low, and the narrow lengths
+// settled on 3584 or 4096 in 4 of 30 runs: there only the bound is checked.
 func TestDefaultCapCoversNarrow(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -914,7 +915,7 @@ func TestDefaultCapCoversNarrow(t *testing.T) {
 		for range 20000 {
 			use(&p, tc.lo+r.IntN(tc.hi-tc.lo))
 		}
-		if got := p.Stats().DefaultCap; got > tc.atMost || tc.exact && got != tc.atMost {
+		if got := p.Stats().DefaultCap; got > tc.atMost || tc.exact && !race.Enabled && got != tc.atMost {
 			t.Errorf("%s lengths in [%d, %d): DefaultCap %d, want %d (exactly: %v)", tc.name, tc.lo, tc.hi, got, tc.atMost, tc.exact)
 		}
 	}

@@ -56,7 +56,12 @@ func (p *Pool) getLarge(need, cur, n int, home bool) []byte {
 		}
 		t = max(t, d)
 	}
-	t = max(t, i)
+	return p.takeClass(st, max(t, i))
+}
+
+// takeClass returns an empty array of class t: from the caller's P's cache,
+// the shared slots or the victims when one is there, a new one otherwise.
+func (p *Pool) takeClass(st *state, t int) []byte {
 	if b := p.takeLocal(t); b != nil {
 		return b
 	}

@@ -352,19 +352,15 @@ func (p *Pool) refreshLimit() {
 func (p *Pool) putGrown(b *Buffer) {
 	grown, home := b.buf, b.home
 	b.home = nil
-	d := p.defaultCap()
-	if cap(home) < d && (cap(grown) == d || stale(cap(home), d) && p.settled()) && p.homeRoom(d-cap(home)) {
-		h := grown
+	if d := p.defaultCap(); p.replacesHome(cap(home), cap(grown), d) && p.homeRoom(d-cap(home)) {
+		b.buf = grown
 		if cap(grown) != d {
-			h = p.takeHome(d)
+			b.buf = p.takeClass(p.state(), sizeclass.Class(d))
+			p.putLarge(grown)
 		}
-		b.buf = h
 		b.acct.n.Store(int64(d))
 		p.homeBytes.Add(int64(d - cap(home)))
 		p.putLarge(home)
-		if cap(grown) != d {
-			p.putLarge(grown)
-		}
 		p.refreshLimit()
 		return
 	}
@@ -372,34 +368,22 @@ func (p *Pool) putGrown(b *Buffer) {
 	p.putLarge(grown)
 }
 
-// settled reports whether the pool has calibrated healAfter times, by when
-// the default capacity has left the first samples' noise: a home replaced
-// before would take a default that moves on, and be left a class below it.
-func (p *Pool) settled() bool {
+// replacesHome reports whether a Buffer with a home of capacity home, put
+// back on a grown array of capacity grown, gets a new home of the default
+// capacity d (see putGrown): when its home is below d and either the grown
+// array has capacity d, or the home is stale, more than a class below d,
+// and the pool has calibrated healAfter times, by when the default has left
+// the first samples' noise (a home replaced before would take a default
+// that moves on, and be left a class below it).
+func (p *Pool) replacesHome(home, grown, d int) bool {
+	if home >= d {
+		return false
+	}
+	if grown == d {
+		return true
+	}
 	st := p.st.Load()
-	return st != nil && st.calibrations.Load() >= healAfter
-}
-
-// stale reports whether a home array of capacity home is more than a class
-// below the default capacity d.
-func stale(home, d int) bool {
-	return home < sizeclass.Size(max(sizeclass.Class(d)-1, 0))
-}
-
-// takeHome returns an empty array of capacity d, a class size, from the
-// caches, or a new one.
-func (p *Pool) takeHome(d int) []byte {
-	i := sizeclass.Class(d)
-	if b := p.takeLocal(i); b != nil {
-		return b
-	}
-	if i < nClasses {
-		if b := p.takeLarge(p.state(), i); b != nil {
-			p.refreshLimit()
-			return b
-		}
-	}
-	return make([]byte, 0, d)
+	return home < sizeclass.Size(max(sizeclass.Class(d)-1, 0)) && st != nil && st.calibrations.Load() >= healAfter
 }
 
 // putGrownLocal is putSlow's fast path for a grown Buffer, the common case
@@ -422,7 +406,7 @@ func (p *Pool) putGrownLocal(b *Buffer) bool {
 	if exact != size || i >= localClasses || size > p.maxCapBytes() || int64(cap(home)) > p.limit.Load() {
 		return false
 	}
-	if d := p.defaultCap(); cap(home) < d && (size == d || stale(cap(home), d)) {
+	if d := p.defaultCap(); cap(home) < d && p.replacesHome(cap(home), size, d) { // the call only for a home below d
 		return false // a home to replace: putGrown does
 	}
 	if st := p.st.Load(); st == nil || st.calibrations.Load() == 0 {

@@ -81,9 +81,9 @@ type state struct {
 	// growTo[i] is the class, plus one, that a Buffer needing a size of
 	// class i grows to; 0 means grow by doubling.
 	growTo [nClasses]atomic.Int32
-	// growOn[i] is the class, plus one, past which the first growth of a
-	// Buffer that holds bytes on its home array (one written in pieces)
-	// does not double what it holds; 0 means no bound (see getLarge).
+	// growOn[i] is the class, plus one, past which the growth of a Buffer
+	// that holds bytes (one written in pieces) does not double what it
+	// holds; 0 means no bound (see getLarge).
 	growOn [nClasses]atomic.Int32
 
 	// slots hold the large arrays, by class, in rows made on a class's
@@ -339,9 +339,10 @@ func (st *state) keepTop(total float64, maxClass int) int {
 // otherwise. The percentile is a compromise between capacity (a higher t
 // wastes more on every Buffer that grows) and copies (a lower t makes more
 // of them grow again). A Buffer that grows with bytes in it at least
-// doubles them (getLarge); the first time, off its home array, no further
-// than the 80th percentile (growOn): it is being written in pieces, and the
-// 40th would make most such Buffers grow again, copying what they hold.
+// doubles them (getLarge), but goes no further than the 80th percentile
+// (growOn), and after its first growth no less than half as far again: it
+// is being written in pieces, and the 40th would make most such Buffers
+// grow again, copying what they hold.
 func (st *state) setGrowth(total float64, maxClass int) {
 	st.percentiles(&st.growTo, 0.6, total, maxClass)
 	st.percentiles(&st.growOn, 0.2, total, maxClass)

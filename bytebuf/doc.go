@@ -89,12 +89,12 @@
 //     Bounds, a rare giant's included;
 //   - where a Buffer that outgrows its array grows to: the 40th percentile of
 //     the lengths above the size it needs, so that most Buffers that grow
-//     grow once, to a capacity close to what they write; the 80th when it
-//     outgrows its home array with bytes in it, as a Buffer written in
-//     pieces does, which is likely to be written on; and, from its second
-//     growth on, at least twice the bytes it holds (within the top of the
-//     lengths), so that a Buffer written in many pieces copies each byte
-//     about once, as append does.
+//     grow once, to a capacity close to what they write; and, for a Buffer
+//     that holds bytes when it grows, as one written in pieces does, at
+//     least twice what it holds (within the top of the lengths), so that it
+//     copies each byte about once, as append does, but no further than the
+//     80th percentile when that is closer, and, after its first growth, no
+//     less than half as far again as what it holds.
 //
 // Before the first calibration, new Buffers get 512 bytes, growth doubles,
 // and larger arrays are kept up to 64 KiB, the threshold fmt uses for its own

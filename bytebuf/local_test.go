@@ -258,8 +258,8 @@ func TestLocalCacheGOMAXPROCS(t *testing.T) {
 // set by hand. An empty Buffer on its home array grows to growTo. One that
 // holds bytes grows to at least twice what it holds, whatever growTo says,
 // so that a Buffer written in many pieces copies each byte about once, as
-// append does; but on its home array (its first growth), no further than
-// growOn.
+// append does; but no further than growOn, and, off an array it grew into
+// before, no less than half as far again as what it holds.
 func TestGrowthTargets(t *testing.T) {
 	var p Pool
 	st := p.state()
@@ -288,17 +288,38 @@ func TestGrowthTargets(t *testing.T) {
 		t.Errorf("full home array of %d, one byte more: capacity %d, want %d (growOn, below twice the home)", home, pieces.Cap(), want)
 	}
 
+	// Its second growth, off the array it grew into: growOn when that is
+	// between half as much again as it holds and twice.
 	held := pieces.Cap()
 	fill(pieces)
 	pieces.WriteByte('x')
-	if want := sizeclass.Size(sizeclass.Class(2 * held)); pieces.Cap() != want {
-		t.Errorf("grown Buffer holding %d bytes, one byte more: capacity %d, want %d (twice what it holds)", held, pieces.Cap(), want)
+	if want := sizeclass.Size(sizeclass.Class(held+1) + 2); pieces.Cap() != want || want >= 2*held || want < held+held/2 {
+		t.Errorf("grown Buffer holding %d bytes, one byte more: capacity %d, want %d (growOn, between 1.5 and 2 times what it holds)", held, pieces.Cap(), want)
 	}
 
-	// growOn above twice the home: twice the home.
+	// growOn below half as much again: half as much again.
+	for i := range nClasses {
+		st.growOn[i].Store(int32(i + 1))
+	}
+	held = pieces.Cap()
+	fill(pieces)
+	pieces.WriteByte('x')
+	if want := sizeclass.Size(sizeclass.Class(held + held/2)); pieces.Cap() != want || want >= sizeclass.Size(sizeclass.Class(2*held)) {
+		t.Errorf("grown Buffer holding %d bytes, one byte more, growOn the class needed: capacity %d, want %d (1.5 times what it holds)", held, pieces.Cap(), want)
+	}
+
+	// growOn above twice: twice what it holds.
 	for i := range nClasses {
 		st.growOn[i].Store(int32(i + 9))
 	}
+	held = pieces.Cap()
+	fill(pieces)
+	pieces.WriteByte('x')
+	if want := sizeclass.Size(sizeclass.Class(2 * held)); pieces.Cap() != want {
+		t.Errorf("grown Buffer holding %d bytes, one byte more, growOn a doubling above: capacity %d, want %d (twice what it holds)", held, pieces.Cap(), want)
+	}
+
+	// growOn above twice the home: twice the home.
 	far := p.Get()
 	fill(far)
 	far.WriteByte('x')

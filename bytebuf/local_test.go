@@ -264,14 +264,24 @@ func TestGrowthTargets(t *testing.T) {
 	var p Pool
 	st := p.state()
 	st.keepCap.Store(1 << 20)
+	// growOnAbove sets growOn to k classes above the class needed.
+	growOnAbove := func(k int) {
+		for i := range nClasses {
+			st.growOn[i].Store(int32(i + 1 + k))
+		}
+	}
 	for i := range nClasses {
 		st.growTo[i].Store(int32(i + 1)) // the class needed itself
-		st.growOn[i].Store(int32(i + 3)) // two classes above it
 	}
-	fill := func(b *Buffer) {
+	growOnAbove(2)
+	// outgrow fills b and writes one byte more; it returns what b held.
+	outgrow := func(b *Buffer) (held int) {
+		held = b.Cap()
 		for b.Len() < b.Cap() {
 			b.WriteByte('x')
 		}
+		b.WriteByte('x')
+		return held
 	}
 
 	empty := p.Get()
@@ -282,47 +292,35 @@ func TestGrowthTargets(t *testing.T) {
 	}
 
 	pieces := p.Get()
-	fill(pieces)
-	pieces.WriteByte('x')
+	outgrow(pieces)
 	if want := sizeclass.Size(sizeclass.Class(home+1) + 2); pieces.Cap() != want || want >= 2*home {
 		t.Errorf("full home array of %d, one byte more: capacity %d, want %d (growOn, below twice the home)", home, pieces.Cap(), want)
 	}
 
 	// Its second growth, off the array it grew into: growOn when that is
 	// between half as much again as it holds and twice.
-	held := pieces.Cap()
-	fill(pieces)
-	pieces.WriteByte('x')
+	held := outgrow(pieces)
 	if want := sizeclass.Size(sizeclass.Class(held+1) + 2); pieces.Cap() != want || want >= 2*held || want < held+held/2 {
 		t.Errorf("grown Buffer holding %d bytes, one byte more: capacity %d, want %d (growOn, between 1.5 and 2 times what it holds)", held, pieces.Cap(), want)
 	}
 
 	// growOn below half as much again: half as much again.
-	for i := range nClasses {
-		st.growOn[i].Store(int32(i + 1))
-	}
-	held = pieces.Cap()
-	fill(pieces)
-	pieces.WriteByte('x')
+	growOnAbove(0)
+	held = outgrow(pieces)
 	if want := sizeclass.Size(sizeclass.Class(held + held/2)); pieces.Cap() != want || want >= sizeclass.Size(sizeclass.Class(2*held)) {
 		t.Errorf("grown Buffer holding %d bytes, one byte more, growOn the class needed: capacity %d, want %d (1.5 times what it holds)", held, pieces.Cap(), want)
 	}
 
 	// growOn above twice: twice what it holds.
-	for i := range nClasses {
-		st.growOn[i].Store(int32(i + 9))
-	}
-	held = pieces.Cap()
-	fill(pieces)
-	pieces.WriteByte('x')
+	growOnAbove(8)
+	held = outgrow(pieces)
 	if want := sizeclass.Size(sizeclass.Class(2 * held)); pieces.Cap() != want {
 		t.Errorf("grown Buffer holding %d bytes, one byte more, growOn a doubling above: capacity %d, want %d (twice what it holds)", held, pieces.Cap(), want)
 	}
 
 	// growOn above twice the home: twice the home.
 	far := p.Get()
-	fill(far)
-	far.WriteByte('x')
+	outgrow(far)
 	if want := sizeclass.Size(sizeclass.Class(2 * home)); far.Cap() != want {
 		t.Errorf("full home array of %d, one byte more, growOn a doubling above: capacity %d, want %d (twice the home)", home, far.Cap(), want)
 	}

@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/reuse-go/reuse/bytebuf"
@@ -61,13 +62,27 @@ func BenchmarkDistSeeds(b *testing.B) {
 // and returns, over the second half, the share of the ops whose Buffer grew
 // and the capacity at Put over the bytes written.
 func seedRun(seed uint64, median, sigma float64, ops int) (grows, capW float64) {
-	r := rand.New(rand.NewPCG(seed, 2))
 	var p bytebuf.Pool
+	s := logNormalRun(&p, rand.New(rand.NewPCG(seed, 2)), median, sigma, ops, false)
+	return float64(s.grew) / float64(ops-ops/2), s.ratio()
+}
+
+// runSums are what logNormalRun counts over the second half of its ops.
+type runSums struct{ grew, capacity, written int64 }
+
+func (s runSums) ratio() float64 { return float64(s.capacity) / float64(max(s.written, 1)) }
+
+// logNormalRun runs ops log-normal lengths drawn from r through p, with
+// distInFlight Buffers in flight, each written in pieces of distChunk, and
+// returns its counts over the second half. With yield, it yields the
+// processor every 64 ops, so that goroutines sharing p interleave on a
+// machine with few cores.
+func logNormalRun(p *bytebuf.Pool, r *rand.Rand, median, sigma float64, ops int, yield bool) runSums {
 	var inFlight [distInFlight]*bytebuf.Buffer
 	for k := range inFlight {
 		inFlight[k] = p.Get()
 	}
-	var grew, capSum, written int64
+	var s runSums
 	for i := range ops {
 		n := max(1, min(distMax, int(median*math.Exp(sigma*r.NormFloat64()))))
 		k := i % distInFlight
@@ -78,16 +93,19 @@ func seedRun(seed uint64, median, sigma float64, ops int) (grows, capW float64) 
 		}
 		if i >= ops/2 {
 			if buf.Cap() != c {
-				grew++
+				s.grew++
 			}
-			capSum += int64(buf.Cap())
-			written += int64(n)
+			s.capacity += int64(buf.Cap())
+			s.written += int64(n)
 		}
 		p.Put(buf)
 		inFlight[k] = p.Get()
+		if yield && i%64 == 0 {
+			runtime.Gosched()
+		}
 	}
 	for _, buf := range inFlight {
 		p.Put(buf)
 	}
-	return float64(grew) / float64(ops-ops/2), float64(capSum) / float64(written)
+	return s
 }

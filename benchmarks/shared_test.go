@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -38,7 +37,7 @@ func BenchmarkDistShared(b *testing.B) {
 					s, l := sharedRun(seed, c.small, c.big, pools == "separate")
 					small += s.ratio()
 					big += l.ratio()
-					total += sums{s.capacity + l.capacity, s.written + l.written}.ratio()
+					total += runSums{capacity: s.capacity + l.capacity, written: s.written + l.written}.ratio()
 				}
 				b.ReportMetric(0, "ns/op")
 				b.ReportMetric(small/seeds, "records-cap/written")
@@ -49,52 +48,21 @@ func BenchmarkDistShared(b *testing.B) {
 	}
 }
 
-// sums are the capacity at Put and the bytes written of one goroutine.
-type sums struct{ capacity, written int64 }
-
-func (s sums) ratio() float64 { return float64(s.capacity) / float64(max(s.written, 1)) }
-
 // sharedRun runs the records and the responses of BenchmarkDistShared on
-// one Pool, or on one each, and returns their sums.
-func sharedRun(seed uint64, small, big float64, separate bool) (records, responses sums) {
+// one Pool, or on one each, and returns their counts.
+func sharedRun(seed uint64, small, big float64, separate bool) (records, responses runSums) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	pools := [2]*bytebuf.Pool{new(bytebuf.Pool), new(bytebuf.Pool)}
 	if !separate {
 		pools[1] = pools[0]
 	}
-	var res [2]sums
+	var res [2]runSums
 	var wg sync.WaitGroup
 	for g, median := range []float64{small, big} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := pools[g]
-			r := rand.New(rand.NewPCG(seed, uint64(g)))
-			var inFlight [distInFlight]*bytebuf.Buffer
-			for k := range inFlight {
-				inFlight[k] = p.Get()
-			}
-			const ops = 200000
-			for i := range ops {
-				k := i % distInFlight
-				n := max(1, int(median*math.Exp(0.5*r.NormFloat64())))
-				buf := inFlight[k]
-				for m := n; m > 0; m -= distChunk {
-					buf.Write(bufferPayload[:min(m, distChunk)])
-				}
-				if i >= ops/2 {
-					res[g].capacity += int64(buf.Cap())
-					res[g].written += int64(n)
-				}
-				p.Put(buf)
-				inFlight[k] = p.Get()
-				if i%64 == 0 {
-					runtime.Gosched() // interleave the two on a machine with few cores
-				}
-			}
-			for _, buf := range inFlight {
-				p.Put(buf)
-			}
+			res[g] = logNormalRun(pools[g], rand.New(rand.NewPCG(seed, uint64(g))), median, 0.5, 200000, true)
 		}()
 	}
 	wg.Wait()

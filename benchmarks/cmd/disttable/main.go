@@ -3,10 +3,14 @@
 // bytebuf against the best of the four other pools for each metric, and the
 // medians of every pool. It reads the benchmark output on standard input
 // and writes Markdown on standard output; scripts/disttable runs it.
+//
+// With -slices it reads the output of BenchmarkSlicesDist instead and writes
+// one table of reuse.Slices against libp2p/go-buffer-pool.
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -28,13 +32,19 @@ var metrics = []string{"ns/op", "cpu-ns/op", "exact-allocs/op", "B/op", "cap/wri
 var impls = []string{"syncpool", "bytebufferpool", "libp2p", "zap", "bytebuf"}
 
 func main() {
-	samples, order, err := parse(os.Stdin)
+	slicesMode := flag.Bool("slices", false, "read BenchmarkSlicesDist results: reuse.Slices against libp2p")
+	flag.Parse()
+	prefix := "BenchmarkDist/"
+	if *slicesMode {
+		prefix = "BenchmarkSlicesDist/"
+	}
+	samples, order, err := parse(os.Stdin, prefix)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "disttable:", err)
 		os.Exit(1)
 	}
 	if len(order) == 0 {
-		fmt.Fprintln(os.Stderr, "disttable: no BenchmarkDist results on standard input")
+		fmt.Fprintf(os.Stderr, "disttable: no %s results on standard input\n", strings.TrimSuffix(prefix, "/"))
 		os.Exit(1)
 	}
 	med := func(k key, unit string) (float64, bool) {
@@ -51,6 +61,10 @@ func main() {
 	}
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
+	if *slicesMode {
+		slicesTable(w, order, med)
+		return
+	}
 
 	fmt.Fprintln(w, "bytebuf against the best of the four other pools, for each metric (medians; ratio = bytebuf / best):")
 	fmt.Fprintln(w)
@@ -105,6 +119,26 @@ func main() {
 	fmt.Fprintln(w, "</details>")
 }
 
+// slicesTable writes the table of reuse.Slices against libp2p: for each
+// shape, mode and P, the median time and bytes allocated per op of each and
+// the ratio of the times.
+func slicesTable(w io.Writer, order []key, med func(key, string) (float64, bool)) {
+	fmt.Fprintln(w, "| shape | mode | P | ns/op: reuse.Slices, libp2p | ratio | B/op: reuse.Slices, libp2p |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, g := range order {
+		ours, peer := g, g
+		ours.impl, peer.impl = "reuse", "libp2p"
+		t, ok1 := med(ours, "ns/op")
+		pt, ok2 := med(peer, "ns/op")
+		if !ok1 || !ok2 {
+			continue
+		}
+		b, _ := med(ours, "B/op")
+		pb, _ := med(peer, "B/op")
+		fmt.Fprintf(w, "| %s | %s | %d | %s, %s | %.2f | %s, %s |\n", g.workload, g.mode, g.procs, ns(t), ns(pt), t/pt, num(b), num(pb))
+	}
+}
+
 // cpuCells returns the two cells of the CPU time columns: bytebuf's and the
 // best peer's medians, and their ratio; dashes for results from before the
 // suite reported CPU time.
@@ -129,16 +163,16 @@ func best(g key, unit string, med func(key, string) (float64, bool)) (float64, s
 	return bv, bn
 }
 
-// parse reads benchmark lines and returns the samples of each metric by
+// parse reads the lines of the benchmarks whose names start with prefix and returns the samples of each metric by
 // benchmark, and the groups (keys without impl) in the order first seen.
-func parse(r io.Reader) (map[key]map[string][]float64, []key, error) {
+func parse(r io.Reader, prefix string) (map[key]map[string][]float64, []key, error) {
 	samples := map[key]map[string][]float64{}
 	var order []key
 	seen := map[key]bool{}
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) < 4 || !strings.HasPrefix(f[0], "BenchmarkDist/") {
+		if len(f) < 4 || !strings.HasPrefix(f[0], prefix) {
 			continue
 		}
 		k := parseName(f[0])
@@ -169,7 +203,7 @@ func parse(r io.Reader) (map[key]map[string][]float64, []key, error) {
 }
 
 // parseName reads a benchmark's key from its name, as
-// BenchmarkDist/workload=W/mode=M/impl=I-P.
+// BenchmarkDist/workload=W/mode=M/impl=I-P (BenchmarkSlicesDist says dist=W).
 func parseName(name string) key {
 	procs := 1
 	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
@@ -184,7 +218,7 @@ func parseName(name string) key {
 			continue
 		}
 		switch name {
-		case "workload":
+		case "workload", "dist":
 			k.workload = value
 		case "mode":
 			k.mode = value

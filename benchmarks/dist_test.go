@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -150,8 +151,10 @@ func distZap() distImpl[*buffer.Buffer] {
 	}
 }
 
-func distBytebuf() distImpl[*bytebuf.Buffer] {
-	p := new(bytebuf.Pool)
+func distBytebuf() distImpl[*bytebuf.Buffer] { return distBytebufOf(new(bytebuf.Pool)) }
+
+// distBytebufOf is distBytebuf on the pool p.
+func distBytebufOf(p *bytebuf.Pool) distImpl[*bytebuf.Buffer] {
 	return distImpl[*bytebuf.Buffer]{
 		local: func() func(int) *bytebuf.Buffer { return func(int) *bytebuf.Buffer { return p.Get() } },
 		write: func(b *bytebuf.Buffer, d []byte) { b.Write(d) },
@@ -286,5 +289,34 @@ func BenchmarkDistPaired(b *testing.B) {
 		run("bytebufferpool", func() func() { im := distBytebufferpool(); return newDistWorker(&im, wl.lengths, 0).step })
 		run("libp2p", func() func() { im := distLibp2p(); return newDistWorker(&im, wl.lengths, 0).step })
 		run("zap", func() func() { im := distZap(); return newDistWorker(&im, wl.lengths, 0).step })
+	}
+}
+
+// BenchmarkDistBudget runs bytebuf, in parallel, on the two workloads whose
+// larger arrays fill the default Budget (32 MiB) when many goroutines run
+// them, with the default and with a Budget of 128 MiB: drops/op counts the
+// arrays and Buffers Put let go (Stats.Drops), which the Budget forces, and
+// which the next growth that far allocates again. Run it with many Ps and
+// several passes over the lengths (scripts/manycore does: -cpu 4,8,16,
+// -benchtime 524288x).
+func BenchmarkDistBudget(b *testing.B) {
+	for _, wl := range distWorkloads {
+		if wl.name != "lognormal-heavy" && wl.name != "pareto" {
+			continue
+		}
+		for _, budget := range []int64{0, 128 << 20} {
+			name := "workload=" + wl.name + "/budget=default"
+			if budget != 0 {
+				name = "workload=" + wl.name + "/budget=" + strconv.FormatInt(budget>>20, 10) + "MiB"
+			}
+			b.Run(name, func(b *testing.B) {
+				p, err := bytebuf.NewPool(bytebuf.Config{Budget: budget})
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchDist(b, true, wl.lengths, func() distImpl[*bytebuf.Buffer] { return distBytebufOf(p) })
+				b.ReportMetric(float64(p.Stats().Drops)/float64(b.N), "drops/op")
+			})
+		}
 	}
 }

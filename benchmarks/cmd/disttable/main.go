@@ -47,18 +47,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "disttable: no %s results on standard input\n", strings.TrimSuffix(prefix, "/"))
 		os.Exit(1)
 	}
-	med := func(k key, unit string) (float64, bool) {
-		v := samples[k][unit]
-		if len(v) == 0 {
-			return 0, false
-		}
-		v = slices.Clone(v)
-		slices.Sort(v)
-		if len(v)%2 == 1 {
-			return v[len(v)/2], true
-		}
-		return (v[len(v)/2-1] + v[len(v)/2]) / 2, true
-	}
+	med := medianOf(samples)
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
 	if *slicesMode {
@@ -117,6 +106,23 @@ func main() {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "</details>")
+}
+
+// medianOf returns the function that gives the median of a benchmark's
+// samples of a unit, and false when it has none.
+func medianOf(samples map[key]map[string][]float64) func(key, string) (float64, bool) {
+	return func(k key, unit string) (float64, bool) {
+		v := samples[k][unit]
+		if len(v) == 0 {
+			return 0, false
+		}
+		v = slices.Clone(v)
+		slices.Sort(v)
+		if len(v)%2 == 1 {
+			return v[len(v)/2], true
+		}
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2, true
+	}
 }
 
 // slicesTable writes the table of reuse.Slices against libp2p: for each

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestSlicesTable: -slices reads BenchmarkSlicesDist lines (dist=, not
+// workload=), takes medians per shape, mode and P, and divides reuse's time
+// by libp2p's.
+func TestSlicesTable(t *testing.T) {
+	in := `BenchmarkSlicesDist/dist=pareto/mode=serial/impl=libp2p-16   100  40.0 ns/op  8 B/op  0 allocs/op
+BenchmarkSlicesDist/dist=pareto/mode=serial/impl=reuse-16    100  30.0 ns/op  12 B/op  0 allocs/op
+BenchmarkSlicesDist/dist=pareto/mode=serial/impl=libp2p-16   100  40.0 ns/op  8 B/op  0 allocs/op
+BenchmarkSlicesDist/dist=pareto/mode=serial/impl=reuse-16    100  50.0 ns/op  12 B/op  0 allocs/op
+BenchmarkSlicesDist/dist=pareto/mode=serial/impl=reuse-16    100  20.0 ns/op  12 B/op  0 allocs/op
+BenchmarkSlicesDist/dist=pareto/mode=serial/impl=libp2p-16   100  40.0 ns/op  8 B/op  0 allocs/op
+BenchmarkDist/workload=pareto/mode=serial/impl=bytebuf-16    100  99.0 ns/op
+`
+	samples, order, err := parse(strings.NewReader(in), "BenchmarkSlicesDist/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != 1 || order[0] != (key{workload: "pareto", mode: "serial", procs: 16}) {
+		t.Fatalf("groups = %v, want one: pareto, serial, 16 Ps", order)
+	}
+	var buf bytes.Buffer
+	slicesTable(&buf, order, medianOf(samples))
+	want := "| pareto | serial | 16 | 30 ns, 40 ns | 0.75 | 12, 8 |"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("table:\n%s\nwant the row %q", buf.String(), want)
+	}
+}
+
+// TestParseDist: the default prefix reads BenchmarkDist lines only.
+func TestParseDist(t *testing.T) {
+	in := `BenchmarkDist/workload=drift/mode=parallel/impl=bytebuf-4  100  99.0 ns/op  1.5 cap/written
+BenchmarkSlicesDist/dist=drift/mode=parallel/impl=reuse-4  100  30.0 ns/op
+`
+	samples, order, err := parse(strings.NewReader(in), "BenchmarkDist/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := key{workload: "drift", mode: "parallel", impl: "bytebuf", procs: 4}
+	if len(order) != 1 || samples[k]["cap/written"][0] != 1.5 {
+		t.Errorf("groups %v, samples %v: want drift, parallel, 4 Ps with cap/written 1.5", order, samples)
+	}
+}

@@ -5,7 +5,9 @@
 // and writes Markdown on standard output; scripts/disttable runs it.
 //
 // With -slices it reads the output of BenchmarkSlicesDist instead and writes
-// one table of reuse.Slices against libp2p/go-buffer-pool.
+// one table of reuse.Slices against libp2p/go-buffer-pool. With -paired it
+// reads BenchmarkDistPaired and BenchmarkSlicesDistPaired and writes the
+// paired ratios (x-base) by workload and peer.
 package main
 
 import (
@@ -33,7 +35,15 @@ var impls = []string{"syncpool", "bytebufferpool", "libp2p", "zap", "bytebuf"}
 
 func main() {
 	slicesMode := flag.Bool("slices", false, "read BenchmarkSlicesDist results: reuse.Slices against libp2p")
+	pairedMode := flag.Bool("paired", false, "read BenchmarkDistPaired and BenchmarkSlicesDistPaired results: the paired ratios")
 	flag.Parse()
+	if *pairedMode {
+		if err := pairedTable(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "disttable:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	prefix := "BenchmarkDist/"
 	if *slicesMode {
 		prefix = "BenchmarkSlicesDist/"
@@ -106,6 +116,96 @@ func main() {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "</details>")
+}
+
+// pairedPeers are the columns of the paired table: bytebuf against each
+// peer, then reuse.Slices against libp2p.
+var pairedPeers = []string{"syncpool", "bytebufferpool", "libp2p", "zap", "slices"}
+
+// pairedTable reads paired results from r and writes, for each workload,
+// the median over runs of the x-base ratio against each peer, with the
+// smallest and largest run in brackets.
+func pairedTable(r io.Reader, w io.Writer) error {
+	ratios := map[[2]string][]float64{} // workload, peer -> one ratio per run
+	var order []string
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 {
+			continue
+		}
+		wl, peer, ok := pairedName(f[0])
+		if !ok {
+			continue
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			if f[i+1] != "x-base" {
+				continue
+			}
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				return fmt.Errorf("%q: %v", sc.Text(), err)
+			}
+			k := [2]string{wl, peer}
+			if len(ratios[k]) == 0 && !slices.Contains(order, wl) {
+				order = append(order, wl)
+			}
+			ratios[k] = append(ratios[k], v)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(order) == 0 {
+		return fmt.Errorf("no paired results on standard input")
+	}
+	fmt.Fprintln(w, "| workload | vs sync.Pool | vs bytebufferpool | vs libp2p | vs zap | Slices vs libp2p |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, wl := range order {
+		fmt.Fprintf(w, "| %s |", wl)
+		for _, peer := range pairedPeers {
+			fmt.Fprintf(w, " %s |", rangeCell(ratios[[2]string{wl, peer}]))
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// pairedName reads the workload and peer of a paired benchmark's name:
+// BenchmarkDistPaired/workload=W/peer=P or BenchmarkSlicesDistPaired/dist=W
+// (peer "slices"), with or without a -P suffix.
+func pairedName(name string) (workload, peer string, ok bool) {
+	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			name = name[:i]
+		}
+	}
+	parts := strings.Split(name, "/")
+	switch {
+	case parts[0] == "BenchmarkDistPaired" && len(parts) == 3:
+		workload, ok1 := strings.CutPrefix(parts[1], "workload=")
+		peer, ok2 := strings.CutPrefix(parts[2], "peer=")
+		return workload, peer, ok1 && ok2
+	case parts[0] == "BenchmarkSlicesDistPaired" && len(parts) == 2:
+		workload, ok := strings.CutPrefix(parts[1], "dist=")
+		return workload, "slices", ok
+	}
+	return "", "", false
+}
+
+// rangeCell is the median of v with its smallest and largest values, "-"
+// when v is empty.
+func rangeCell(v []float64) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	m := v[len(v)/2]
+	if len(v)%2 == 0 {
+		m = (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", m, v[0], v[len(v)-1])
 }
 
 // medianOf returns the function that gives the median of a benchmark's

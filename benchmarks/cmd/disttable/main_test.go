@@ -47,3 +47,26 @@ BenchmarkSlicesDist/dist=drift/mode=parallel/impl=reuse-4  100  30.0 ns/op
 		t.Errorf("groups %v, samples %v: want drift, parallel, 4 Ps with cap/written 1.5", order, samples)
 	}
 }
+
+// TestPairedTable: -paired reads x-base from both paired benchmarks, by
+// workload and peer (Slices' rows as the peer "slices"), with the median of
+// the runs and their range.
+func TestPairedTable(t *testing.T) {
+	in := `BenchmarkDistPaired/workload=tight/peer=syncpool-16   200  40 base-ns/op  50 ours-ns/op  1.25 x-base  1.2 x-base-p25  1.3 x-base-p75
+BenchmarkDistPaired/workload=tight/peer=syncpool-16   200  40 base-ns/op  50 ours-ns/op  1.35 x-base  1.2 x-base-p25  1.4 x-base-p75
+BenchmarkDistPaired/workload=tight/peer=syncpool-16   200  40 base-ns/op  50 ours-ns/op  1.30 x-base  1.2 x-base-p25  1.4 x-base-p75
+BenchmarkSlicesDistPaired/dist=tight   200  40 base-ns/op  30 ours-ns/op  0.75 x-base  0.7 x-base-p25  0.8 x-base-p75
+BenchmarkDist/workload=tight/mode=serial/impl=bytebuf   100  99.0 ns/op
+`
+	var buf bytes.Buffer
+	if err := pairedTable(strings.NewReader(in), &buf); err != nil {
+		t.Fatal(err)
+	}
+	want := "| tight | 1.30 (1.25-1.35) | - | - | - | 0.75 (0.75-0.75) |"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("table:\n%s\nwant the row %q", buf.String(), want)
+	}
+	if err := pairedTable(strings.NewReader("BenchmarkDist/workload=tight/mode=serial/impl=bytebuf 1 2 ns/op\n"), &buf); err == nil {
+		t.Error("no paired lines: want an error")
+	}
+}

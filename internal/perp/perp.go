@@ -21,7 +21,10 @@
 //     in use, a slot's value survives until a collection interval passes in
 //     which its P took nothing from it. When no slot of a Slots served a
 //     Get between two sweeps, the sweep also releases the whole array, and the
-//     next use makes a new one: an idle pool keeps no per-P memory.
+//     next use makes a new one: an idle pool keeps no per-P memory. An owner
+//     whose values are cheap to make again can decline the second chance
+//     (MakeShort, bytebuf.Pool): the sweep then empties every slot, so that a
+//     value lasts no longer than in a sync.Pool.
 //
 // # Concurrency
 //
@@ -97,6 +100,9 @@ type Slots struct {
 	onSweep func(idle bool)
 	// kept is set by MakeKept: the sweep never releases the array.
 	kept bool
+	// short is set by MakeShort: the sweep empties every slot, taken from
+	// since the previous sweep or not.
+	short bool
 	// gets and puts hold the counters of the arrays that were replaced.
 	gets, puts atomic.Uint64
 	// retired holds the arrays grow replaced since the last sweep, and
@@ -188,6 +194,22 @@ func (s *Slots) MakeWith(onSweep func(idle bool)) *Slot {
 func (s *Slots) MakeKept(onSweep func(idle bool)) *Slot {
 	s.mu.Lock()
 	s.kept = true
+	s.mu.Unlock()
+	return s.MakeWith(onSweep)
+}
+
+// MakeShort is MakeWith for an owner whose values are cheap to make again
+// (bytebuf.Pool's Buffers): the sweep empties every slot, not only those
+// nothing was taken from, so that a value Put lasts no longer than in a
+// sync.Pool, whose collection frees it by the second collection after the
+// Put. Without it, a slot its P takes from keeps its value through a
+// collection: a second chance that spares rebuilding a costly value (a gzip
+// writer) after each collection, and that keeps one value per P for one
+// collection more than a sync.Pool. The cost is one slot per P emptied at
+// each collection: the next Get on that P goes to the owner's shared pool.
+func (s *Slots) MakeShort(onSweep func(idle bool)) *Slot {
+	s.mu.Lock()
+	s.short = true
 	s.mu.Unlock()
 	return s.MakeWith(onSweep)
 }
@@ -363,6 +385,9 @@ func (s *Slots) Each(f func(pid int, sl *Slot)) {
 // that is all of them.
 func (s *Slots) sweep() {
 	s.foldRetired()
+	s.mu.Lock()
+	short := s.short
+	s.mu.Unlock()
 	idle := true
 	if a := s.arr.Load(); a != nil {
 		for i := range Len(a) {
@@ -370,13 +395,15 @@ func (s *Slots) sweep() {
 			if atomic.LoadUint32(&sl.used) != 0 {
 				atomic.StoreUint32(&sl.used, 0)
 				idle = false
-			} else {
-				if atomic.LoadPointer(&sl.Val) != nil {
-					atomic.StorePointer(&sl.Val, nil)
+				if !short {
+					continue // the second chance (see MakeShort)
 				}
-				if atomic.LoadPointer(&sl.Val2) != nil {
-					atomic.StorePointer(&sl.Val2, nil)
-				}
+			}
+			if atomic.LoadPointer(&sl.Val) != nil {
+				atomic.StorePointer(&sl.Val, nil)
+			}
+			if atomic.LoadPointer(&sl.Val2) != nil {
+				atomic.StorePointer(&sl.Val2, nil)
 			}
 		}
 		if idle {

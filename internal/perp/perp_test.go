@@ -83,6 +83,35 @@ func TestSweepRule(t *testing.T) {
 	}
 }
 
+// TestSweepShort: a Slots made with MakeShort has no second chance: the
+// sweep empties a slot taken from since the previous sweep too, and keeps the
+// array (the Slots was not idle).
+func TestSweepShort(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var s Slots
+	idle := make(chan bool, 1)
+	s.MakeShort(func(i bool) { idle <- i })
+	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
+	put(&s, x)
+	if v := take(&s); v != x {
+		t.Fatalf("Take = %p, want %p", v, x)
+	}
+	put(&s, y)
+	s.sweep()
+	if i := <-idle; i {
+		t.Errorf("onSweep(idle = true) after a sweep of a Slots taken from, want false")
+	}
+	if s.Len() != 1 {
+		t.Fatalf("a Slots taken from lost its array at the next sweep")
+	}
+	if v := take(&s); v != nil {
+		t.Errorf("after one sweep: Take = %p, want nil (no second chance)", v)
+	}
+}
+
 // TestSweepOnSweep: the hook sees whether the Slots was idle.
 func TestSweepOnSweep(t *testing.T) {
 	if !OK {

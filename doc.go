@@ -69,6 +69,9 @@
 // is released by the one after, as sync.Pool releases it; in a pool in use, a
 // slot keeps its value through a collection (a second chance, so that a pool
 // of costly values such as gzip writers is not rebuilt at every collection).
+// bytebuf.Pool's slots decline it: a Buffer is cheap to make again, and with
+// many Ps the second chance kept one Buffer per P through one more collection
+// than a sync.Pool keeps its values.
 // A pool left idle keeps nothing per P after two collections, not even the
 // slots themselves, and slots of processors that GOMAXPROCS no longer runs
 // are emptied the same way. A pool first used with few processors gives a

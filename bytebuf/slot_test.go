@@ -337,3 +337,56 @@ func TestStateSmall(t *testing.T) {
 		t.Errorf("%d shared rows after one array above the local caches, want 1", n)
 	}
 }
+
+// TestSlotsFreedBySecondCollection: the Buffers in the per-P slots of a pool
+// used from many Ps are freed by the second collection after their Put, as
+// a sync.Pool's values are. They used to get the slots' second chance (a slot
+// its P took from keeps its value through a collection) and lived to the
+// third: at 16 Ps, one Buffer and its home array per P, 105 KiB still held
+// two collections after the last use on the distributions suite.
+func TestSlotsFreedBySecondCollection(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	if idebug.Enabled {
+		t.Skip("the debug build keeps a record of every Buffer handed out")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	if runtime.GOMAXPROCS(0) != 8 {
+		t.Skip("GOMAXPROCS cannot be raised on this platform (js/wasm, wasip1)")
+	}
+	var p Pool
+	payload := make([]byte, 3000)
+	use := func() {
+		b := p.Get()
+		b.Write(payload)
+		p.Put(b)
+	}
+	// Until at least half the Ps hold a Buffer in their slot, taken from
+	// since the last sweep (each use takes the slot's Buffer and puts it
+	// back).
+	var ws []weak.Pointer[Buffer]
+	held := func() bool {
+		ws = ws[:0]
+		p.slots.Each(func(_ int, sl *perp.Slot) {
+			if sl.Val != nil {
+				ws = append(ws, weak.Make((*Buffer)(sl.Val)))
+			}
+		})
+		return len(ws) >= 4
+	}
+	perp.SpreadUntil(64, 20, func() { use(); use() }, held)
+	if len(ws) < 4 {
+		t.Fatalf("%d slots hold a Buffer after spreading the use over 8 Ps; the test's premise is wrong", len(ws))
+	}
+	perp.Collect(2) // the first collection and its sweep, then the second
+	alive := 0
+	for _, w := range ws {
+		if w.Value() != nil {
+			alive++
+		}
+	}
+	if alive != 0 {
+		t.Errorf("%d of the %d Buffers in the slots are alive after two collections, want 0", alive, len(ws))
+	}
+}

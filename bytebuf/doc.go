@@ -150,8 +150,8 @@
 // The default Budget can bind with many cores and lengths that reach toward
 // MaxCap: Put then drops arrays that a later growth allocates again. On a
 // 16-core machine, with log-normal and Pareto lengths of up to 1 MiB from 4
-// to 16 goroutines, a Budget of 128 MiB allocated 42% fewer bytes than the
-// default, in the same time (BenchmarkDistBudget, "Many cores" in
+// to 16 goroutines, a Budget of 128 MiB allocated 42% to 45% fewer bytes than
+// the default (two runs), in the same time (BenchmarkDistBudget, "Many cores" in
 // benchmarks/README.md). Stats.Drops that keeps rising under a steady load is
 // the sign.
 //
@@ -194,8 +194,8 @@
 //     collection after its Put, as in a sync.Pool. (reuse.Pool's slots give a
 //     value its P took from a second chance, through one more collection,
 //     see "# Retention" in package reuse; a Buffer is cheap to make again,
-//     and at 16 Ps that second chance kept 105 KiB two collections after the
-//     last use, against 25 KiB without it.) The pool counts the home capacity of every Buffer it
+//     and with it, at 16 Ps, the pool held up to 105 KiB two collections
+//     after its last use, against at most 26 KiB without it.) The pool counts the home capacity of every Buffer it
 //     made from its making until a cleanup (runtime.AddCleanup) reports that
 //     the collector freed it.
 //     That count is an estimate that errs high: it includes Buffers in use,

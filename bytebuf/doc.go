@@ -151,9 +151,9 @@
 // MaxCap: Put then drops arrays that a later growth allocates again. On a
 // 16-core machine, with log-normal and Pareto lengths of up to 1 MiB from 4
 // to 16 goroutines, a Budget of 128 MiB allocated 42% to 45% fewer bytes than
-// the default (two runs), in the same time (BenchmarkDistBudget, "Many cores" in
-// benchmarks/README.md). Stats.Drops that keeps rising under a steady load is
-// the sign.
+// the default (two runs), in the same time (BenchmarkDistBudget, "Many
+// cores" in benchmarks/README.md). Stats.Drops that keeps rising under a
+// steady load is the sign.
 //
 // The bytes retained are counted in three parts, and Stats.RetainedBytes is
 // their sum:
@@ -195,9 +195,9 @@
 //     value its P took from a second chance, through one more collection,
 //     see "# Retention" in package reuse; a Buffer is cheap to make again,
 //     and with it, at 16 Ps, the pool held up to 105 KiB two collections
-//     after its last use, against at most 26 KiB without it.) The pool counts the home capacity of every Buffer it
-//     made from its making until a cleanup (runtime.AddCleanup) reports that
-//     the collector freed it.
+//     after its last use, against at most 26 KiB without it.) The pool
+//     counts the home capacity of every Buffer it made from its making until
+//     a cleanup (runtime.AddCleanup) reports that the collector freed it.
 //     That count is an estimate that errs high: it includes Buffers in use,
 //     and Buffers the collector has freed but whose cleanup has not run.
 //     Because it errs high, the budget check it feeds is conservative.

@@ -175,11 +175,7 @@ func pairedTable(r io.Reader, w io.Writer) error {
 // BenchmarkDistPaired/workload=W/peer=P or BenchmarkSlicesDistPaired/dist=W
 // (peer "slices"), with or without a -P suffix.
 func pairedName(name string) (workload, peer string, ok bool) {
-	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
-		if _, err := strconv.Atoi(name[i+1:]); err == nil {
-			name = name[:i]
-		}
-	}
+	name, _ = trimProcs(name)
 	parts := strings.Split(name, "/")
 	switch {
 	case parts[0] == "BenchmarkDistPaired" && len(parts) == 3:
@@ -199,13 +195,18 @@ func rangeCell(v []float64) string {
 	if len(v) == 0 {
 		return "-"
 	}
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", median(v), slices.Min(v), slices.Max(v))
+}
+
+// median returns the median of v, which must not be empty; v is not
+// modified.
+func median(v []float64) float64 {
 	v = slices.Clone(v)
 	slices.Sort(v)
-	m := v[len(v)/2]
-	if len(v)%2 == 0 {
-		m = (v[len(v)/2-1] + v[len(v)/2]) / 2
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
 	}
-	return fmt.Sprintf("%.2f (%.2f-%.2f)", m, v[0], v[len(v)-1])
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
 // medianOf returns the function that gives the median of a benchmark's
@@ -216,12 +217,7 @@ func medianOf(samples map[key]map[string][]float64) func(key, string) (float64, 
 		if len(v) == 0 {
 			return 0, false
 		}
-		v = slices.Clone(v)
-		slices.Sort(v)
-		if len(v)%2 == 1 {
-			return v[len(v)/2], true
-		}
-		return (v[len(v)/2-1] + v[len(v)/2]) / 2, true
+		return median(v), true
 	}
 }
 
@@ -269,8 +265,9 @@ func best(g key, unit string, med func(key, string) (float64, bool)) (float64, s
 	return bv, bn
 }
 
-// parse reads the lines of the benchmarks whose names start with prefix and returns the samples of each metric by
-// benchmark, and the groups (keys without impl) in the order first seen.
+// parse reads the lines of the benchmarks whose names start with prefix and
+// returns the samples of each metric by benchmark, and the groups (keys
+// without impl) in the order first seen.
 func parse(r io.Reader, prefix string) (map[key]map[string][]float64, []key, error) {
 	samples := map[key]map[string][]float64{}
 	var order []key
@@ -311,12 +308,7 @@ func parse(r io.Reader, prefix string) (map[key]map[string][]float64, []key, err
 // parseName reads a benchmark's key from its name, as
 // BenchmarkDist/workload=W/mode=M/impl=I-P (BenchmarkSlicesDist says dist=W).
 func parseName(name string) key {
-	procs := 1
-	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
-		if p, err := strconv.Atoi(name[i+1:]); err == nil {
-			name, procs = name[:i], p
-		}
-	}
+	name, procs := trimProcs(name)
 	k := key{procs: procs}
 	for _, part := range strings.Split(name, "/")[1:] {
 		name, value, ok := strings.Cut(part, "=")
@@ -333,6 +325,17 @@ func parseName(name string) key {
 		}
 	}
 	return k
+}
+
+// trimProcs splits the -P suffix that go test adds for GOMAXPROCS P off a
+// benchmark's name; P is 1 when there is none.
+func trimProcs(name string) (string, int) {
+	if i := strings.LastIndexByte(name, '-'); i > strings.LastIndexByte(name, '/') {
+		if p, err := strconv.Atoi(name[i+1:]); err == nil {
+			return name[:i], p
+		}
+	}
+	return name, 1
 }
 
 // addSamples adds to m the value of every metric of the line's fields f

@@ -24,7 +24,10 @@
 //     next use makes a new one: an idle pool keeps no per-P memory. An owner
 //     whose values are cheap to make again can decline the second chance
 //     (MakeShort, bytebuf.Pool): the sweep then empties every slot, so that a
-//     value lasts no longer than in a sync.Pool.
+//     value lasts no longer than in a sync.Pool, and holds the emptied array
+//     only by weak pointer, which the next Make takes back unless the
+//     collector freed it first: a Slots whose use ended before a collection
+//     keeps no per-P memory after the next one.
 //
 // # Concurrency
 //
@@ -45,6 +48,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 )
 
 // SlotSize is the size of a Slot: two cache lines, because adjacent-line
@@ -101,8 +105,11 @@ type Slots struct {
 	// kept is set by MakeKept: the sweep never releases the array.
 	kept bool
 	// short is set by MakeShort: the sweep empties every slot, taken from
-	// since the previous sweep or not.
-	short bool
+	// since the previous sweep or not, and then holds the array only by
+	// victim, which the next Make takes back if the collector has not freed
+	// it.
+	short  bool
+	victim weak.Pointer[Slot] // the array's header; protected by mu
 	// gets and puts hold the counters of the arrays that were replaced.
 	gets, puts atomic.Uint64
 	// retired holds the arrays grow replaced since the last sweep, and
@@ -202,11 +209,15 @@ func (s *Slots) MakeKept(onSweep func(idle bool)) *Slot {
 // (bytebuf.Pool's Buffers): the sweep empties every slot, not only those
 // nothing was taken from, so that a value Put lasts no longer than in a
 // sync.Pool, whose collection frees it by the second collection after the
-// Put. Without it, a slot its P takes from keeps its value through a
-// collection: a second chance that spares rebuilding a costly value (a gzip
-// writer) after each collection, and that keeps one value per P for one
-// collection more than a sync.Pool. The cost is one slot per P emptied at
-// each collection: the next Get on that P goes to the owner's shared pool.
+// Put. The sweep then lets the array go too (see letGo): Load returns nil
+// until the owner's next Make, which takes the same array back if no
+// collection freed it, so an owner must Make after a nil Load before it
+// stores, as it does at first use. Without MakeShort, a slot its P takes
+// from keeps its value through a collection: a second chance that spares
+// rebuilding a costly value (a gzip writer) after each collection, and that
+// keeps one value per P for one collection more than a sync.Pool. The cost
+// is one slot per P emptied at each collection, so that the next Get on that
+// P goes to the owner's shared pool, and one Make taking the array back.
 func (s *Slots) MakeShort(onSweep func(idle bool)) *Slot {
 	s.mu.Lock()
 	s.short = true
@@ -256,6 +267,9 @@ func (s *Slots) grow() {
 	n := runtime.GOMAXPROCS(0)
 	s.mu.Lock()
 	old := s.arr.Load()
+	if old == nil {
+		old = s.recover(n)
+	}
 	if old == nil || Len(old) < n {
 		arr := make([]Slot, n+1)
 		arr[0].Aux = uintptr(n)
@@ -264,6 +278,24 @@ func (s *Slots) grow() {
 	}
 	s.mu.Unlock()
 	s.register()
+}
+
+// recover takes back the array that the last sweep of a short Slots let go
+// (see MakeShort), if the collector has not freed it and it has a slot for
+// each of n Ps, installs it and returns it; nil otherwise. The caller holds
+// s.mu.
+func (s *Slots) recover(n int) *Slot {
+	h := s.victim.Value()
+	s.victim = weak.Pointer[Slot]{}
+	if h == nil {
+		return nil
+	}
+	a := (*Slot)(unsafe.Add(unsafe.Pointer(h), SlotSize))
+	if Len(a) < n {
+		return nil
+	}
+	s.arr.Store(a)
+	return a
 }
 
 // plainAdd is true where a slot's owner may increment its counters with
@@ -426,4 +458,35 @@ func (s *Slots) sweep() {
 	if f != nil {
 		f(idle)
 	}
+	if short {
+		s.letGo()
+	}
+}
+
+// letGo is the end of the sweep of a short Slots: it drops the victim the
+// previous sweep left, which no Make took back (the collector that ran
+// before this sweep has freed it), and turns the array, emptied, into the
+// victim, after adding its counters to s's own. So a pool in use makes no
+// array after each collection (its next Make takes the victim back), and
+// one whose use ended before a collection holds no per-P memory after the
+// next one, as a sync.Pool, whose victim cache the collection after that
+// frees.
+func (s *Slots) letGo() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.victim = weak.Pointer[Slot]{}
+	a := s.arr.Load()
+	if a == nil || s.kept {
+		return
+	}
+	g, p := sum(a)
+	s.gets.Add(g)
+	s.puts.Add(p)
+	for i := range Len(a) {
+		sl := Of(a, i)
+		atomic.StoreUint64(&sl.Gets, 0)
+		atomic.StoreUint64(&sl.Puts, 0)
+	}
+	s.victim = weak.Make((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)))
+	s.arr.Store(nil)
 }

@@ -3,8 +3,10 @@ package perp
 import (
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"testing"
 	"unsafe"
+	"weak"
 )
 
 func TestSlotLayout(t *testing.T) {
@@ -104,15 +106,59 @@ func TestSweepShort(t *testing.T) {
 		t.Fatalf("Take = %p, want %p", v, x)
 	}
 	put(&s, y)
+	a := s.Load()
 	s.sweep()
 	if len(idle) != 1 || idle[0] {
 		t.Errorf("onSweep saw idle = %v after a sweep of a Slots taken from, want [false]", idle)
 	}
-	if s.Len() != 1 {
-		t.Fatalf("a Slots taken from lost its array at the next sweep")
+	if s.Load() != nil {
+		t.Errorf("after one sweep: the array is still installed, want it held only as the victim")
+	}
+	if b := s.Make(); b != a {
+		t.Fatalf("Make after the sweep made a new array, want the victim taken back (no collection ran)")
 	}
 	if v := take(&s); v != nil {
 		t.Errorf("after one sweep: Take = %p, want nil (no second chance)", v)
+	}
+	put(&s, x)
+	take(&s)
+	s.sweep() // used: the array becomes the victim again
+	s.sweep() // no Make took it back: the victim is dropped
+	if len(idle) != 3 || idle[1] || !idle[2] {
+		t.Errorf("onSweep saw idle = %v, want [false false true]", idle)
+	}
+	if s.victim != (weak.Pointer[Slot]{}) {
+		t.Errorf("a victim no Make took back is still held after the next sweep")
+	}
+	if b := s.Make(); b == a {
+		t.Errorf("Make after two sweeps took back the dropped victim")
+	}
+}
+
+// TestShortFreedBySecondCollection: the array of a short Slots whose use
+// ended before a collection is freed by the next one, as a sync.Pool's
+// values are; the counters of its slots are kept.
+func TestShortFreedBySecondCollection(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	var s Slots
+	s.MakeShort(nil)
+	put(&s, unsafe.Pointer(new(int)))
+	take(&s)
+	s.Count(true)
+	freed := new(atomic.Bool)
+	runtime.AddCleanup((*Slot)(unsafe.Add(unsafe.Pointer(s.Load()), -SlotSize)), func(f *atomic.Bool) { f.Store(true) }, freed)
+	Collect(1)
+	if s.Load() != nil {
+		t.Errorf("after the first collection: the array is still installed")
+	}
+	Collect(1)
+	if !freed.Load() {
+		t.Errorf("after the second collection: the array of a short Slots is still alive")
+	}
+	if g, _ := s.Counters(); g != 1 {
+		t.Errorf("Counters: gets = %d, want 1 (kept when the array went)", g)
 	}
 }
 

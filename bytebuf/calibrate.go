@@ -130,9 +130,41 @@ func (p *Pool) state() *state {
 	return p.newState()
 }
 
-// newState makes p's state, unless another goroutine did first, and returns
-// the one p keeps. It is state's slow path, apart so that state inlines.
+// newState takes back the victim of the last sweep (see swept), or makes
+// p's state when the collector has freed it, unless another goroutine did
+// either first, and returns the one p keeps. It is state's slow path, apart
+// so that state inlines.
 func (p *Pool) newState() *state {
+	for {
+		if st := p.st.Load(); st != nil {
+			return st
+		}
+		st := p.takeVictimState()
+		if st == nil {
+			st = p.makeState()
+		}
+		if p.st.CompareAndSwap(nil, st) {
+			p.refreshLimit()
+			return st
+		}
+	}
+}
+
+// takeVictimState takes the victim state from stv, nil if there is none or
+// the collector freed it.
+func (p *Pool) takeVictimState() *state {
+	p.lmu.Lock()
+	defer p.lmu.Unlock()
+	st := p.stv.Value()
+	p.stv = weak.Pointer[state]{}
+	if st != nil {
+		p.vbytes.Store(0)
+	}
+	return st
+}
+
+// makeState returns a new state.
+func (p *Pool) makeState() *state {
 	n := 2
 	for n < runtime.GOMAXPROCS(0) && n < maxCells {
 		n <<= 1
@@ -140,9 +172,6 @@ func (p *Pool) newState() *state {
 	st := &state{cells: make([]cell, n), mask: uintptr(n - 1)}
 	top, _ := sizeclass.Floor(min(initialKeep, p.maxCapBytes()))
 	st.top.Store(int32(top))
-	if !p.st.CompareAndSwap(nil, st) {
-		return p.st.Load()
-	}
 	return st
 }
 
@@ -228,6 +257,7 @@ func (p *Pool) calibrate(st *state) {
 	p.homeMax.Store(int64(sizeclass.Size(min(best+homeSlack, nClasses-1))))
 	p.refreshLimit()
 	st.calibrations.Add(1)
+	p.calibrations.Add(1)
 }
 
 // merge takes the counts the cells took since the last calibration and adds

@@ -179,19 +179,28 @@
 //     So an array nobody takes is freed by the second collection after it
 //     was put back, as in a sync.Pool (the bytes of a victim the collector
 //     freed stay counted until the next collection: the count errs high).
-//     When a collection interval passes in which the pool handed out no
-//     Buffer from its per-P slots (the pool is idle), the arrays are
-//     dropped at once, and so is the state that holds them with the
-//     sampler (4.7 KiB and half a KiB per P): an idle pool keeps only its
-//     counters and its default capacity, and its next use starts the
-//     sampler anew. Where there are no per-P slots (under the race
-//     detector, with the reuse_nolinkname tag, under TinyGo), the pool is
-//     idle when no Get ran during the interval.
+//     The state that holds them with the sampler and the calibration (4.7
+//     KiB and half a KiB per P) follows the same rule: after every
+//     collection it is held only by weak pointer, and the pool's next
+//     growth or sample takes it back, so that a pool in use keeps its
+//     calibration, and one whose use ended before a collection holds no
+//     state after the next one, as a sync.Pool holds nothing two
+//     collections after its last use (before, the state stayed until the
+//     third: 6.4 KiB per pool at 2 Ps, TestManyIdleGrownPools). The bytes
+//     its larger arrays hold stay counted meanwhile. When a collection
+//     interval passes in which the pool handed out no Buffer from its per-P
+//     slots (the pool is idle), the arrays and the state are dropped at
+//     once: an idle pool keeps only its counters and its default capacity,
+//     and its next use starts the sampler anew. Where there are no per-P
+//     slots (under the race detector, with the reuse_nolinkname tag, under
+//     TinyGo), the pool is idle when no Get ran during the interval.
 //   - The home arrays of the Buffers live in a sync.Pool, which the garbage
 //     collector empties over two cycles without telling anyone, and in the
 //     per-P Buffer slots (one Buffer each), which the sweep after every
 //     collection empties, so that a Buffer in a slot is freed by the second
-//     collection after its Put, as in a sync.Pool. (reuse.Pool's slots give a
+//     collection after its Put, as in a sync.Pool; the array of slots itself
+//     is then held only by weak pointer until the next Put takes it back.
+//     (reuse.Pool's slots give a
 //     value its P took from a second chance, through one more collection,
 //     see "# Retention" in package reuse; a Buffer is cheap to make again,
 //     and with it, at 16 Ps, the pool held up to 105 KiB two collections

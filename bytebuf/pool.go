@@ -102,14 +102,20 @@ type Pool struct {
 	// pool made that the garbage collector has not yet freed.
 	homeBytes atomic.Int64
 	// st holds the sampler, the calibration and the large arrays, made on
-	// first need.
-	st atomic.Pointer[state]
+	// first need. Each sweep lets it go to stv, where only a weak pointer
+	// holds it, and the pool's next need of it takes it back if the
+	// collector has not freed it (see swept); vbytes holds its large bytes
+	// meanwhile, so that the budget still counts them.
+	st     atomic.Pointer[state]
+	vbytes atomic.Int64
 	// gen counts the sweeps, for the aging of the local caches (local.go).
 	gen atomic.Uint32
 	// lmu protects lvictim, the local caches the last sweep detached from
-	// the slots, by P, held weakly; victims counts its non-zero entries.
+	// the slots, by P, held weakly, and stv; victims counts the non-zero
+	// entries of lvictim.
 	lmu     sync.Mutex
 	lvictim []weak.Pointer[lcache]
+	stv     weak.Pointer[state]
 	victims atomic.Int32
 	// Where there are no slots (perp.OK is false): registered says that
 	// keep has registered swept with the sweep, and used that Get ran since
@@ -120,8 +126,8 @@ type Pool struct {
 
 	news  atomic.Uint64
 	drops atomic.Uint64
-	// gets, puts and calibrations hold the counts of the states the pool
-	// released when idle (see swept).
+	// gets and puts hold the counts the sweeps took from the states' cells
+	// (see swept); calibrations counts every calibration.
 	gets, puts, calibrations atomic.Uint64
 }
 
@@ -131,7 +137,7 @@ func (p *Pool) large() int64 {
 	if st := p.st.Load(); st != nil {
 		return st.bytes.Load()
 	}
-	return 0
+	return p.vbytes.Load()
 }
 
 // account is what the cleanup of a Buffer needs: how many bytes its home
@@ -543,13 +549,12 @@ func (p *Pool) Stats() Stats {
 		Puts:          p.puts.Load(),
 		Calibrations:  p.calibrations.Load(),
 	}
-	if st := p.st.Load(); st != nil {
+	if st := p.liveState(); st != nil {
 		for i := range st.cells {
 			c := &st.cells[i]
 			s.Gets += c.gets.Load()
 			s.Puts += c.puts.Load()
 		}
-		s.Calibrations += st.calibrations.Load()
 		if st.calibrations.Load() > 0 {
 			s.KeepCap = int(st.keepCap.Load())
 		}
@@ -559,30 +564,57 @@ func (p *Pool) Stats() Stats {
 
 // swept is called after each sweep of the slots (see internal/perp), so
 // after every collection: it ages the larger arrays the pool keeps for
-// growth (see age). When nothing was taken from the slots since the
-// previous sweep, the pool is idle: it lets the collector have all of them,
-// and the state that holds them and the sampler (about 20 KiB), keeping
-// only its counts and its default capacity; its next use makes a new state.
-// A sample or an array put back into the old state meanwhile is lost to the
-// collector, with its count: the bytes kept are counted per state.
+// growth (see age), and lets go of the state that holds them and the
+// sampler (4.7 KiB and half a KiB per P), keeping only its counts and its
+// default capacity. When nothing was taken from the slots since the previous
+// sweep, the pool is idle, and the state goes with all its arrays. Otherwise
+// the state becomes the victim, held by a weak pointer only, and the pool's
+// next need of it takes it back (state), unless the collector freed it
+// first: so a pool whose use ended before a collection holds no state after
+// the next one, as a sync.Pool holds nothing two collections after its last
+// use, and a pool in use keeps its calibration. A sample or an array put back
+// into a state the collector then frees is lost with it, and so are their
+// counts; the bytes kept are counted per state.
 func (p *Pool) swept(idle bool) {
 	if !perp.OK {
 		// No slots, so the sweep cannot tell: Get says.
 		idle = !p.used.Swap(false)
 	}
 	p.sweepLocal()
+	p.lmu.Lock()
+	p.stv = weak.Pointer[state]{} // not taken back: the collection freed it
+	p.lmu.Unlock()
+	p.vbytes.Store(0)
 	if st := p.st.Load(); st != nil {
 		p.age(st, idle)
-		if idle && p.st.CompareAndSwap(st, nil) {
+		if !idle {
+			// The victim first, so that a Get that needs the state
+			// between the two steps takes it back rather than make one.
+			p.vbytes.Store(st.bytes.Load())
+			p.lmu.Lock()
+			p.stv = weak.Make(st)
+			p.lmu.Unlock()
+		}
+		if p.st.CompareAndSwap(st, nil) {
 			for i := range st.cells {
 				c := &st.cells[i]
-				p.gets.Add(c.gets.Load())
-				p.puts.Add(c.puts.Load())
+				p.gets.Add(c.gets.Swap(0))
+				p.puts.Add(c.puts.Swap(0))
 			}
-			p.calibrations.Add(st.calibrations.Load())
 		}
 	}
 	p.refreshLimit()
+}
+
+// liveState returns the state, or the victim if the collector has not freed
+// it, without taking the victim back; nil if neither. For Stats.
+func (p *Pool) liveState() *state {
+	if st := p.st.Load(); st != nil {
+		return st
+	}
+	p.lmu.Lock()
+	defer p.lmu.Unlock()
+	return p.stv.Value()
 }
 
 // keep stores b, empty and within the bounds, in the slot of the caller's P,

@@ -204,9 +204,10 @@ func TestLargeFreedBySecondCollection(t *testing.T) {
 
 // TestManyIdleGrownPools: pools used once, with a Buffer that grew, then left
 // idle (one per template or connection) keep no more than about what as
-// many sync.Pools of *bytes.Buffer keep, once idle for two collections: the
-// state of the sampler and of the larger arrays (about 20 KiB) is released
-// with them. It used to stay for the life of the pool.
+// many sync.Pools of *bytes.Buffer keep, two collections after their use,
+// the first of which ends it: the state of the sampler and of the larger
+// arrays (about 6 KiB at 2 Ps) and the per-P slots go with them. The state
+// used to stay for the life of the pool, then until the third collection.
 func TestManyIdleGrownPools(t *testing.T) {
 	if !perp.OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
@@ -220,37 +221,52 @@ func TestManyIdleGrownPools(t *testing.T) {
 		perp.Collect(2)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
+		// No collection during the use, so that every pool is still in
+		// use at the first collection below (one made in the loop would
+		// find the pools used before it idle at the next).
+		gc := debug.SetGCPercent(-1)
 		for i := range n {
 			use(i)
 		}
-		perp.Collect(3) // the last interval of use, then two idle ones
+		debug.SetGCPercent(gc)
+		perp.Collect(2) // the one that ends the interval of use, and the next
 		runtime.ReadMemStats(&after)
 		return int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	}
 	syncPools := make([]sync.Pool, n)
+	// Each pool serves two requests, so that the second Get takes the
+	// Buffer the first Put left in its P's slot: a pool in use, not one
+	// idle from its first collection on.
 	base := heapAfter(func(i int) {
-		b, _ := syncPools[i].Get().(*bytes.Buffer)
-		if b == nil {
-			b = new(bytes.Buffer)
+		for range 2 {
+			b, _ := syncPools[i].Get().(*bytes.Buffer)
+			if b == nil {
+				b = new(bytes.Buffer)
+			}
+			b.Write(payload)
+			b.Reset()
+			syncPools[i].Put(b)
 		}
-		b.Write(payload)
-		b.Reset()
-		syncPools[i].Put(b)
 	})
 	pools := make([]Pool, n)
 	got := heapAfter(func(i int) {
-		b := pools[i].Get()
-		b.Write(payload)
-		pools[i].Put(b)
+		for range 2 {
+			b := pools[i].Get()
+			b.Write(payload)
+			pools[i].Put(b)
+		}
 	})
 	per := float64(got-base) / n
 	t.Logf("%.0f B per idle pool more than a sync.Pool of *bytes.Buffer (those: %d B in all)", per, base)
 	if per > 1<<10 {
-		t.Errorf("a pool used once and idle for two collections keeps %.0f B more than a sync.Pool; want <= 1 KiB", per)
+		t.Errorf("a pool used once keeps %.0f B more than a sync.Pool two collections later; want <= 1 KiB", per)
 	}
 	for i := range pools {
-		if pools[i].st.Load() != nil {
-			t.Fatalf("pool %d still holds its state after two idle collections", i)
+		if pools[i].liveState() != nil {
+			t.Fatalf("pool %d still holds its state two collections after its use", i)
+		}
+		if pools[i].slots.Len() != 0 {
+			t.Fatalf("pool %d still holds its per-P slots two collections after its use", i)
 		}
 	}
 	runtime.KeepAlive(syncPools)
@@ -388,5 +404,78 @@ func TestSlotsFreedBySecondCollection(t *testing.T) {
 	}
 	if alive != 0 {
 		t.Errorf("%d of the %d Buffers in the slots are alive after two collections, want 0", alive, len(ws))
+	}
+}
+
+// TestStateTakenBack: the sweep after each collection lets go of the state
+// (the sampler, the calibration and the larger arrays) to a weak victim; a
+// pool still in use takes the same state back at its next growth, with its
+// calibration and the bytes it counts, and the budget counts those bytes
+// while the state is a victim. A victim not taken back before the next
+// collection is freed by it.
+func TestStateTakenBack(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	if idebug.Enabled {
+		t.Skip("the debug build keeps a record of every object handed out")
+	}
+	var p Pool
+	big := make([]byte, 100<<10) // above the per-P caches: kept in the state's slots
+	use := func() {
+		var bufs [8]*Buffer
+		for i := range bufs {
+			bufs[i] = p.Get()
+			n := 300
+			if i == 0 {
+				n = len(big)
+			}
+			bufs[i].Write(big[:n])
+		}
+		for _, b := range bufs {
+			p.Put(b)
+		}
+	}
+	// Only the test's own collections run: one during the warm-up could
+	// find the pool idle at the next (no Buffer taken from a slot since),
+	// and one between a sweep and the use after it would free the victim.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	for range 500 {
+		use()
+	}
+	perp.Collect(1)
+	use()
+	use()
+	st := p.st.Load()
+	if st == nil || st.calibrations.Load() == 0 || st.bytes.Load() == 0 {
+		t.Fatalf("the pool has no calibrated state holding large arrays (Stats %+v); the test's premise is wrong", p.Stats())
+	}
+	cal := p.Stats().Calibrations
+	perp.Collect(1)
+	if p.st.Load() != nil {
+		t.Fatalf("after the sweep of a pool in use: the state is still held strongly")
+	}
+	if got, want := p.large(), st.bytes.Load(); got != want {
+		t.Errorf("while the state is a victim: large() = %d, want its %d bytes", got, want)
+	}
+	if got := p.Stats().Calibrations; got < cal {
+		t.Errorf("while the state is a victim: Stats.Calibrations = %d, want >= %d", got, cal)
+	}
+	use()
+	if got := p.st.Load(); got != st {
+		t.Errorf("after the next use: state %p, want the victim %p taken back", got, st)
+	}
+	if got := p.vbytes.Load(); got != 0 {
+		t.Errorf("after the state was taken back: vbytes = %d, want 0", got)
+	}
+	w := weak.Make(st)
+	st = nil
+	perp.Collect(1) // the state becomes the victim again, and no use takes it back
+	perp.Collect(1)
+	if w.Value() != nil {
+		t.Errorf("a victim state not taken back is alive after the next collection")
+	}
+	if p.st.Load() != nil || p.vbytes.Load() != 0 {
+		t.Errorf("after an idle collection: the state is still held, or its bytes counted (%d)", p.vbytes.Load())
 	}
 }

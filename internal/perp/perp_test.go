@@ -313,3 +313,36 @@ func TestCountersKeepLateAdds(t *testing.T) {
 		t.Errorf("%d replaced arrays still held after two sweeps, want 0", n)
 	}
 }
+
+// TestShortVictimFollowsGOMAXPROCS: after GOMAXPROCS grows, Make does not
+// take back a victim with too few slots; after it shrinks, the victim's
+// extra slots do no harm.
+func TestShortVictimFollowsGOMAXPROCS(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the test's sweeps only
+	var s Slots
+	s.MakeShort(nil)
+	put(&s, unsafe.Pointer(new(int)))
+	take(&s)
+	s.sweep()
+	runtime.GOMAXPROCS(4)
+	if a := s.Make(); Len(a) != 4 {
+		t.Errorf("Make after GOMAXPROCS grew to 4: %d slots, want 4", Len(a))
+	}
+	big := s.Load()
+	put(&s, unsafe.Pointer(new(int)))
+	take(&s)
+	s.sweep()
+	runtime.GOMAXPROCS(1)
+	if a := s.Make(); a != big {
+		t.Errorf("Make after GOMAXPROCS shrank to 1 made a new array, want the victim with 4 slots taken back")
+	}
+	x := unsafe.Pointer(new(int))
+	put(&s, x)
+	if v := take(&s); v != x {
+		t.Errorf("Take on the array taken back = %p, want %p", v, x)
+	}
+}

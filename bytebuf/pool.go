@@ -545,11 +545,20 @@ func (p *Pool) Stats() Stats {
 		DefaultCap:    p.defaultCap(),
 		KeepCap:       min(initialKeep, p.maxCapBytes()),
 		RetainedBytes: p.homeBytes.Load() + p.large() + p.localBytes(),
-		Gets:          p.gets.Load(),
-		Puts:          p.puts.Load(),
 		Calibrations:  p.calibrations.Load(),
 	}
-	if st := p.liveState(); st != nil {
+	// Under lmu, the sweep's move of the counts out of a state it lets go
+	// (swept) is all done or not begun: Gets and Puts never go down from
+	// one call to the next, as a metrics system reading them as counters
+	// needs.
+	p.lmu.Lock()
+	defer p.lmu.Unlock()
+	s.Gets, s.Puts = p.gets.Load(), p.puts.Load()
+	st := p.st.Load()
+	if st == nil {
+		st = p.stv.Value()
+	}
+	if st != nil {
 		for i := range st.cells {
 			c := &st.cells[i]
 			s.Gets += c.gets.Load()
@@ -581,21 +590,25 @@ func (p *Pool) swept(idle bool) {
 		idle = !p.used.Swap(false)
 	}
 	p.sweepLocal()
-	p.lmu.Lock()
-	p.stv = weak.Pointer[state]{} // not taken back: the collection freed it
-	p.lmu.Unlock()
-	p.vbytes.Store(0)
-	if st := p.st.Load(); st != nil {
+	st := p.st.Load()
+	if st != nil {
 		p.age(st, idle)
+	}
+	p.lmu.Lock()
+	// The victim of the last sweep was not taken back: the collection
+	// freed it, and its counts were moved before.
+	p.stv = weak.Pointer[state]{}
+	p.vbytes.Store(0)
+	if st != nil {
 		if !idle {
 			// The victim first, so that a Get that needs the state
 			// between the two steps takes it back rather than make one.
 			p.vbytes.Store(st.bytes.Load())
-			p.lmu.Lock()
 			p.stv = weak.Make(st)
-			p.lmu.Unlock()
 		}
 		if p.st.CompareAndSwap(st, nil) {
+			// Under lmu, so that Stats sees the counts either in the
+			// state or in the pool, never in neither.
 			for i := range st.cells {
 				c := &st.cells[i]
 				p.gets.Add(c.gets.Swap(0))
@@ -603,11 +616,12 @@ func (p *Pool) swept(idle bool) {
 			}
 		}
 	}
+	p.lmu.Unlock()
 	p.refreshLimit()
 }
 
 // liveState returns the state, or the victim if the collector has not freed
-// it, without taking the victim back; nil if neither. For Stats.
+// it, without taking the victim back; nil if neither. For tests.
 func (p *Pool) liveState() *state {
 	if st := p.st.Load(); st != nil {
 		return st

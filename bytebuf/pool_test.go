@@ -969,3 +969,63 @@ func TestStaleHomeReplaced(t *testing.T) {
 		t.Errorf("%.2f of the uses grew, default capacity %d; want at most 0.6", share, d)
 	}
 }
+
+// TestStatsCountsNeverFall: Stats.Gets, Puts and Calibrations never go down
+// between two calls, while Buffers come and go and collections run: a
+// metrics system reads them as counters, and takes a fall for a restart.
+// The sweep after each collection moves the counts out of the state it lets
+// go; a Stats that read the pool's part before the move and the state's
+// after it would miss them.
+func TestStatsCountsNeverFall(t *testing.T) {
+	var p bytebuf.Pool
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(g), 11))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for range 100 {
+					b := p.Get()
+					write(b, 1+r.IntN(3000))
+					p.Put(b)
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+				runtime.GC()
+			}
+		}
+	}()
+	var prev bytebuf.Stats
+	falls := 0
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+		s := p.Stats()
+		if s.Gets < prev.Gets || s.Puts < prev.Puts || s.Calibrations < prev.Calibrations {
+			if falls++; falls <= 3 {
+				t.Errorf("Stats went down: Gets %d -> %d, Puts %d -> %d, Calibrations %d -> %d",
+					prev.Gets, s.Gets, prev.Puts, s.Puts, prev.Calibrations, s.Calibrations)
+			}
+		}
+		prev = s
+	}
+	close(stop)
+	wg.Wait()
+	if falls > 0 {
+		t.Errorf("%d falls in all", falls)
+	}
+}

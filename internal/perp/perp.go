@@ -268,7 +268,7 @@ func (s *Slots) grow() {
 	s.mu.Lock()
 	old := s.arr.Load()
 	if old == nil {
-		old = s.recover(n)
+		old = s.recover() // replaced below if it has too few slots
 	}
 	if old == nil || Len(old) < n {
 		arr := make([]Slot, n+1)
@@ -281,19 +281,15 @@ func (s *Slots) grow() {
 }
 
 // recover takes back the array that the last sweep of a short Slots let go
-// (see MakeShort), if the collector has not freed it and it has a slot for
-// each of n Ps, installs it and returns it; nil otherwise. The caller holds
-// s.mu.
-func (s *Slots) recover(n int) *Slot {
+// (see MakeShort), if the collector has not freed it, installs it and
+// returns it; nil otherwise. The caller holds s.mu.
+func (s *Slots) recover() *Slot {
 	h := s.victim.Value()
 	s.victim = weak.Pointer[Slot]{}
 	if h == nil {
 		return nil
 	}
 	a := (*Slot)(unsafe.Add(unsafe.Pointer(h), SlotSize))
-	if Len(a) < n {
-		return nil
-	}
 	s.arr.Store(a)
 	return a
 }

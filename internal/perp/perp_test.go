@@ -314,9 +314,9 @@ func TestCountersKeepLateAdds(t *testing.T) {
 	}
 }
 
-// TestShortVictimFollowsGOMAXPROCS: after GOMAXPROCS grows, Make does not
-// take back a victim with too few slots; after it shrinks, the victim's
-// extra slots do no harm.
+// TestShortVictimFollowsGOMAXPROCS: after GOMAXPROCS grows, Make replaces
+// a victim with too few slots; after it shrinks, the victim's extra slots do
+// no harm.
 func TestShortVictimFollowsGOMAXPROCS(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")

@@ -116,7 +116,9 @@ type Pool struct {
 	lmu     sync.Mutex
 	lvictim []weak.Pointer[lcache]
 	stv     weak.Pointer[state]
-	victims atomic.Int32
+	// seenGets and seenPuts are the counts the last Stats reported.
+	seenGets, seenPuts uint64
+	victims            atomic.Int32
 	// Where there are no slots (perp.OK is false): registered says that
 	// keep has registered swept with the sweep, and used that Get ran since
 	// the last sweep.
@@ -547,18 +549,18 @@ func (p *Pool) Stats() Stats {
 		RetainedBytes: p.homeBytes.Load() + p.large() + p.localBytes(),
 		Calibrations:  p.calibrations.Load(),
 	}
-	// Under lmu, the sweep's move of the counts out of a state it lets go
-	// (swept) is all done or not begun: Gets and Puts never go down from
-	// one call to the next, as a metrics system reading them as counters
-	// needs.
+	// Gets and Puts never go down from one call to the next, as a metrics
+	// system reading them as counters needs. Under lmu, the sweep's move of
+	// the counts out of a state it lets go (swept) is all done or not
+	// begun. What remains is a sample in flight during the sweep, whose
+	// counts land in the state after the move: lost if the collector then
+	// frees that state, so Stats reports at least what it reported before
+	// (seen). Every figure is a count of calls made, so the counts stay
+	// lower bounds.
 	p.lmu.Lock()
 	defer p.lmu.Unlock()
 	s.Gets, s.Puts = p.gets.Load(), p.puts.Load()
-	st := p.st.Load()
-	if st == nil {
-		st = p.stv.Value()
-	}
-	if st != nil {
+	if st := p.liveStateLocked(); st != nil {
 		for i := range st.cells {
 			c := &st.cells[i]
 			s.Gets += c.gets.Load()
@@ -568,6 +570,8 @@ func (p *Pool) Stats() Stats {
 			s.KeepCap = int(st.keepCap.Load())
 		}
 	}
+	s.Gets, s.Puts = max(s.Gets, p.seenGets), max(s.Puts, p.seenPuts)
+	p.seenGets, p.seenPuts = s.Gets, s.Puts
 	return s
 }
 
@@ -621,13 +625,18 @@ func (p *Pool) swept(idle bool) {
 }
 
 // liveState returns the state, or the victim if the collector has not freed
-// it, without taking the victim back; nil if neither. For tests.
+// it, without taking the victim back; nil if neither.
 func (p *Pool) liveState() *state {
+	p.lmu.Lock()
+	defer p.lmu.Unlock()
+	return p.liveStateLocked()
+}
+
+// liveStateLocked is liveState for a caller that holds lmu.
+func (p *Pool) liveStateLocked() *state {
 	if st := p.st.Load(); st != nil {
 		return st
 	}
-	p.lmu.Lock()
-	defer p.lmu.Unlock()
 	return p.stv.Value()
 }
 

@@ -45,6 +45,11 @@ type Buffer struct {
 	// sample, and gtick counts up the Puts after growth. Only the owner
 	// touches them, so they need no atomics.
 	gets, puts, tick, gtick uint32
+	// need0 is the length the Buffer needed at its first growth since it
+	// left the pool, when it grew empty (a piece larger than its home
+	// array); 0 otherwise. Its sample tells the pool whether that piece was
+	// all that was written.
+	need0 uint32
 }
 
 // written returns the largest length the buffer held since it left the pool.

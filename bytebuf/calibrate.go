@@ -1,6 +1,7 @@
 package bytebuf
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,9 @@ const (
 	// default capacity down at once (see fallen): 16 samples of Buffers
 	// that did not grow.
 	freshMin = 16 * sampleEvery
+	// copyWeight is the weight, in the growth plan, of a byte copied
+	// against a byte of capacity left unused at Put (see planGrowth).
+	copyWeight = 0.35
 	// maxCells bounds the number of sampler cells.
 	maxCells = 16
 )
@@ -78,13 +82,17 @@ type state struct {
 	// (keepTop); before the first calibration, the largest class within
 	// the initial keep, which putLarge keeps until then.
 	top atomic.Int32
-	// growTo[i] is the class, plus one, that a Buffer needing a size of
-	// class i grows to; 0 means grow by doubling.
-	growTo [nClasses]atomic.Int32
-	// growOn[i] is the class, plus one, past which the growth of a Buffer
-	// that holds bytes (one written in pieces) does not double what it
-	// holds; 0 means no bound (see getLarge).
-	growOn [nClasses]atomic.Int32
+	// plan[i] is the class, plus one, that a Buffer needing a size of
+	// class i grows to (planGrowth); 0 means grow by doubling.
+	plan [nClasses]atomic.Int32
+	// exact[i] reports whether an empty Buffer that needs class i grows to
+	// exactly that class: most such Buffers were written in one piece
+	// (see pieces).
+	exact [localClasses]atomic.Bool
+	// pieces holds, by the class they needed then, the decayed weight of
+	// the Buffers that grew empty and were written in one piece, less that
+	// of those written in more. Owned by the goroutine that holds busy.
+	pieces [localClasses]float32
 
 	// slots hold the large arrays, by class, in rows made on a class's
 	// first array, so that a pool whose arrays stay in the per-P caches
@@ -119,7 +127,11 @@ type (
 type cell struct {
 	gets, puts, n atomic.Uint64
 	hist          [nClasses]atomic.Uint32
-	_             [(128 - (3*8+nClasses*4)%128) % 128]byte
+	// pieces counts, by the class needed then, the sampled Buffers that
+	// grew empty: up for each whose length was what it needed then (one
+	// piece), down for each written on after.
+	pieces [localClasses]atomic.Int32
+	_      [(128 - (3*8+nClasses*4+localClasses*4)%128) % 128]byte
 }
 
 // state returns p's state, making it on first call.
@@ -201,7 +213,17 @@ func (p *Pool) sample(b *Buffer, w uint64) {
 		c.puts.Add(uint64(b.puts))
 		b.gets, b.puts = 0, 0
 	}
-	c.hist[min(sizeclass.Class(b.written()), nClasses-1)].Add(uint32(w))
+	n := b.written()
+	c.hist[min(sizeclass.Class(n), nClasses-1)].Add(uint32(w))
+	if b.need0 > 0 {
+		if k := sizeclass.Class(int(b.need0)); k < localClasses {
+			d := int32(w)
+			if n > int(b.need0) {
+				d = -d
+			}
+			c.pieces[k].Add(d)
+		}
+	}
 	// In a cell's first calibrateEvery units, try every firstCalibration
 	// units, so that the pool soon follows the workload.
 	if n := c.n.Add(w); n%calibrateEvery < w || n < calibrateEvery && n%firstCalibration < w {
@@ -250,7 +272,8 @@ func (p *Pool) calibrate(st *state) {
 	if st.top.Load() != int32(top) {
 		st.top.Store(int32(top))
 	}
-	st.setGrowth(total, maxClass)
+	st.setExact()
+	st.planGrowth(total, maxClass)
 
 	st.keepCap.Store(int64(sizeclass.Size(max(best, top))))
 	p.defCap.Store(int64(sizeclass.Size(best)))
@@ -265,6 +288,17 @@ func (p *Pool) calibrate(st *state) {
 // total weight.
 func (st *state) merge() float64 {
 	var total float64
+	for i := range st.pieces {
+		var sum int32
+		for k := range st.cells {
+			sum += st.cells[k].pieces[i].Swap(0)
+		}
+		v := st.pieces[i]*decay + float32(sum)
+		if v > -0.01 && v < 0.01 {
+			v = 0 // as the weights below
+		}
+		st.pieces[i] = v
+	}
 	for i := range st.weight {
 		var sum uint64
 		for k := range st.cells {
@@ -362,44 +396,104 @@ func (st *state) keepTop(total float64, maxClass int) int {
 	return -1
 }
 
-// setGrowth sets the growth targets from the weights, whose sum is total:
-// a Buffer that outgrows its array at a length of class i grows to the 40th
-// percentile t of the lengths of class i and above, when these hold
-// keepShare of the Puts and t is within maxClass, and by doubling
-// otherwise. The percentile is a compromise between capacity (a higher t
-// wastes more on every Buffer that grows) and copies (a lower t makes more
-// of them grow again). A Buffer that grows with bytes in it at least
-// doubles them (getLarge), but goes no further than the 80th percentile
-// (growOn), and after its first growth no less than half as far again: it
-// is being written in pieces, and the 40th would make most such Buffers
-// grow again, copying what they hold.
-func (st *state) setGrowth(total float64, maxClass int) {
-	st.percentiles(&st.growTo, 0.6, total, maxClass)
-	st.percentiles(&st.growOn, 0.2, total, maxClass)
-}
-
-// percentiles sets dst[i] to the class, plus one, of the percentile of the
-// lengths of class i and above that leaves the share beyond of them above
-// it (0 when these hold less than keepShare of total, or the class is above
-// maxClass). Going down from the top, the class only moves down.
-func (st *state) percentiles(dst *[nClasses]atomic.Int32, beyond, total float64, maxClass int) {
-	t := nClasses - 1
-	above := 0.0 // weight of the classes >= i
-	over := 0.0  // weight of the classes > t
-	for i := nClasses - 1; i >= 0; i-- {
-		above += st.weight[i]
-		for t > i && over+st.weight[t] <= beyond*above {
-			over += st.weight[t]
-			t--
+// setExact sets exact from the pieces counted.
+func (st *state) setExact() {
+	for i, v := range st.pieces {
+		if v == 0 {
+			continue // no Buffer grew empty at this size lately, or a tie: as before
 		}
-		g := int32(0)
-		if above >= keepShare*total && t <= maxClass {
-			g = int32(t + 1)
-		}
-		if dst[i].Load() != g {
-			dst[i].Store(g)
+		if e := v > 0; st.exact[i].Load() != e {
+			st.exact[i].Store(e)
 		}
 	}
+}
+
+// planGrowth sets plan, the class each growth goes to, from the weights,
+// whose sum is total: for a Buffer that needs class i, the class t >= i
+// (within maxClass) that minimizes, over the lengths of class i and above,
+// the capacity left unused at Put plus copyWeight times the bytes the growths
+// after this one copy (each copies the capacity it leaves), assuming the
+// same rule for those growths: a dynamic program from the top class down,
+// in which cost[i] is the least such sum for the lengths of class i and
+// above. A length counts for the middle of its class. No plan (0) where the
+// lengths of class i and above hold less than keepShare of total: growth
+// then doubles.
+//
+// It replaced two percentiles of the lengths above the size needed (the
+// 40th for a Buffer that grows empty, the 80th bounding the doubling of
+// one that holds bytes), which on two shapes the suite was not tuned for
+// put capacity/written above 1.5: a mix of two workloads of different
+// sizes, whose percentiles fall between them, and log-normal lengths of
+// median 16 KiB written in pieces.
+func (st *state) planGrowth(total float64, maxClass int) {
+	// lo and hi: the lowest and highest classes with weight, within
+	// maxClass. No growth goes past hi, which holds every length; one
+	// that needs a class below lo goes where one that needs lo does.
+	lo, hi := -1, -1
+	for j := 0; j <= min(maxClass, nClasses-1); j++ {
+		if st.weight[j] > 0 {
+			if lo < 0 {
+				lo = j
+			}
+			hi = j
+		}
+	}
+	// w[j] and m[j]: the weight of the classes below j, and of their
+	// lengths, from lo.
+	var w, m [nClasses + 1]float64
+	for j := max(lo, 0); j <= hi; j++ {
+		w[j+1] = w[j] + st.weight[j]
+		m[j+1] = m[j] + st.weight[j]*mid(j)
+	}
+	var cost [nClasses + 1]float64
+	for i := nClasses - 1; i >= 0; i-- {
+		g := int32(0)
+		switch {
+		case i > hi:
+		case i < lo:
+			g = st.plan[lo].Load()
+		case w[hi+1]-w[i] >= keepShare*total:
+			best := math.Inf(1)
+			for t := i; t <= hi; t++ {
+				size := float64(sizeclass.Size(t))
+				c := size*(w[t+1]-w[i]) - (m[t+1] - m[i]) + copyWeight*size*(w[hi+1]-w[t+1]) + cost[t+1]
+				if c < best {
+					best, g = c, int32(t+1)
+				}
+			}
+			cost[i] = best
+		}
+		if st.plan[i].Load() != g {
+			st.plan[i].Store(g)
+		}
+	}
+}
+
+// mid is the middle of the lengths of class i, (Size(i-1), Size(i)].
+func mid(i int) float64 {
+	if i == 0 {
+		return 1
+	}
+	return float64(sizeclass.Size(i-1)+sizeclass.Size(i)) / 2
+}
+
+// target returns the class that a Buffer holding n bytes and needing class
+// i grows to, -1 when the plan has none. A Buffer that holds bytes grows to
+// at least a quarter more than it holds, so that one written in many small
+// pieces copies each byte a bounded number of times (at most four, in
+// all); an empty one that most likely gets no more than it needs now grows
+// to exactly that.
+func (st *state) target(i, n, maxCap int) int {
+	t := int(st.plan[min(i, nClasses-1)].Load()) - 1
+	switch {
+	case t < 0:
+		return -1
+	case n > 0:
+		return max(t, sizeclass.Class(min(n+n/4, maxCap)))
+	case i < localClasses && st.exact[i].Load():
+		return i
+	}
+	return t
 }
 
 // share returns the share of the weight of the samples in classes up to c,

@@ -16,50 +16,21 @@ import (
 // copy costs more.
 
 // getLarge returns an empty array for a Buffer of capacity cur and length n
-// that needs room for need bytes, need <= MaxCap, on its home array or not:
-// an array kept in the slots (or the victim table) when one of the right
-// class is there, a new one otherwise.
-func (p *Pool) getLarge(need, cur, n int, home bool) []byte {
+// that needs room for need bytes, need <= MaxCap: an array kept in the
+// caches, the slots or the victim table when one of the right class is
+// there, a new one otherwise. The class is the calibration's (target);
+// without one, growth at least doubles, but not past the top of the lengths
+// (KeepCap) when need fits in it, which would waste capacity.
+func (p *Pool) getLarge(need, cur, n int) []byte {
 	st := p.state()
 	i := sizeclass.Class(need)
-	ci := min(i, nClasses-1) // the index of i's targets
-	t := int(st.growTo[ci].Load()) - 1
+	t := st.target(i, n, p.maxCapBytes())
 	if t < 0 {
-		// No calibration for this size yet, or lengths this large are
-		// rare: at least double, but not past the top of the lengths
-		// (KeepCap) when need fits in it, which would waste capacity.
 		c := min(max(need, 2*cur), p.maxCapBytes())
 		if k := int(st.keepCap.Load()); need <= k {
 			c = min(c, k)
 		}
 		t = sizeclass.Class(c)
-	}
-	if n > 0 {
-		// The Buffer has n bytes to copy: grow at least to twice that
-		// (within the top of the lengths), so that a Buffer written in many
-		// pieces copies each byte about once, as append does. An empty
-		// Buffer copies nothing and takes the class the calibration chose.
-		c := 2 * n
-		if k := int(st.keepCap.Load()); need <= k {
-			c = min(c, k)
-		}
-		d := sizeclass.Class(min(c, p.maxCapBytes()))
-		// But no further than the 80th percentile of the longer lengths
-		// (growOn), when that is closer: doubling a 4 KiB home to 8 KiB,
-		// for lengths just above 4 KiB written in pieces of 4 KiB, made
-		// capacity/written 1.45 on them. A later growth, off an array
-		// grown into before, goes at least half as far again as what it
-		// holds: each of those copies more bytes than a first growth, and
-		// without the bound, a Buffer that outgrew the percentile doubled
-		// (capacity/written 1.51 on lengths whose median drifts, 1.46 with
-		// the bound; 1.44 with the percentile alone, at 6% more time).
-		if g := int(st.growOn[ci].Load()) - 1; g >= 0 {
-			if !home {
-				g = max(g, sizeclass.Class(min(n+n/2, p.maxCapBytes())))
-			}
-			d = min(d, g)
-		}
-		t = max(t, d)
 	}
 	return p.takeClass(st, max(t, i))
 }

@@ -1,6 +1,8 @@
 package bytebuf
 
 import (
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
@@ -254,26 +256,24 @@ func TestLocalCacheGOMAXPROCS(t *testing.T) {
 	}
 }
 
-// TestGrowthTargets: which class each kind of growth takes, with targets
-// set by hand. An empty Buffer on its home array grows to growTo. One that
-// holds bytes grows to at least twice what it holds, whatever growTo says,
-// so that a Buffer written in many pieces copies each byte about once, as
-// append does; but no further than growOn, and, off an array it grew into
-// before, no less than half as far again as what it holds.
+// TestGrowthTargets: which class each kind of growth takes, with the plan
+// set by hand. An empty Buffer grows to the plan's class, or to exactly the
+// class it needs when most empty Buffers needing that class were written in
+// one piece (exact). One that holds bytes grows to the plan's class, but
+// to at least a quarter more than it holds, so that one written in many
+// small pieces copies each byte a bounded number of times. Without a plan,
+// growth doubles.
 func TestGrowthTargets(t *testing.T) {
 	var p Pool
 	st := p.state()
 	st.keepCap.Store(1 << 20)
-	// growOnAbove sets growOn to k classes above the class needed.
-	growOnAbove := func(k int) {
+	// planAbove sets the plan to k classes above the class needed.
+	planAbove := func(k int) {
 		for i := range nClasses {
-			st.growOn[i].Store(int32(i + 1 + k))
+			st.plan[i].Store(int32(min(i+k, nClasses-1) + 1))
 		}
 	}
-	for i := range nClasses {
-		st.growTo[i].Store(int32(i + 1)) // the class needed itself
-	}
-	growOnAbove(2)
+	size := func(n int) int { return sizeclass.Size(sizeclass.Class(n)) }
 	// outgrow fills b and writes one byte more; it returns what b held.
 	outgrow := func(b *Buffer) (held int) {
 		held = b.Cap()
@@ -283,48 +283,108 @@ func TestGrowthTargets(t *testing.T) {
 		b.WriteByte('x')
 		return held
 	}
+	planAbove(2)
 
 	empty := p.Get()
 	home := empty.Cap()
 	empty.Write(make([]byte, home+100))
-	if want := sizeclass.Size(sizeclass.Class(home + 100)); empty.Cap() != want {
-		t.Errorf("empty Buffer of capacity %d, written %d bytes: capacity %d, want %d (growTo)", home, home+100, empty.Cap(), want)
-	}
-
-	pieces := p.Get()
-	outgrow(pieces)
-	if want := sizeclass.Size(sizeclass.Class(home+1) + 2); pieces.Cap() != want || want >= 2*home {
-		t.Errorf("full home array of %d, one byte more: capacity %d, want %d (growOn, below twice the home)", home, pieces.Cap(), want)
-	}
-
-	// Its second growth, off the array it grew into: growOn when that is
-	// between half as much again as it holds and twice.
-	held := outgrow(pieces)
-	if want := sizeclass.Size(sizeclass.Class(held+1) + 2); pieces.Cap() != want || want >= 2*held || want < held+held/2 {
-		t.Errorf("grown Buffer holding %d bytes, one byte more: capacity %d, want %d (growOn, between 1.5 and 2 times what it holds)", held, pieces.Cap(), want)
-	}
-
-	// growOn below half as much again: half as much again.
-	growOnAbove(0)
-	held = outgrow(pieces)
-	if want := sizeclass.Size(sizeclass.Class(held + held/2)); pieces.Cap() != want || want >= sizeclass.Size(sizeclass.Class(2*held)) {
-		t.Errorf("grown Buffer holding %d bytes, one byte more, growOn the class needed: capacity %d, want %d (1.5 times what it holds)", held, pieces.Cap(), want)
-	}
-
-	// growOn above twice: twice what it holds.
-	growOnAbove(8)
-	held = outgrow(pieces)
-	if want := sizeclass.Size(sizeclass.Class(2 * held)); pieces.Cap() != want {
-		t.Errorf("grown Buffer holding %d bytes, one byte more, growOn a doubling above: capacity %d, want %d (twice what it holds)", held, pieces.Cap(), want)
-	}
-
-	// growOn above twice the home: twice the home.
-	far := p.Get()
-	outgrow(far)
-	if want := sizeclass.Size(sizeclass.Class(2 * home)); far.Cap() != want {
-		t.Errorf("full home array of %d, one byte more, growOn a doubling above: capacity %d, want %d (twice the home)", home, far.Cap(), want)
+	if want := sizeclass.Size(sizeclass.Class(home+100) + 2); empty.Cap() != want {
+		t.Errorf("empty Buffer of capacity %d, written %d bytes: capacity %d, want %d (the plan)", home, home+100, empty.Cap(), want)
 	}
 	p.Put(empty)
+
+	st.exact[sizeclass.Class(home+100)].Store(true)
+	one := p.Get()
+	one.Write(make([]byte, home+100))
+	if want := size(home + 100); one.Cap() != want {
+		t.Errorf("empty Buffer of capacity %d, written %d bytes, one piece the rule: capacity %d, want %d (exact)", home, home+100, one.Cap(), want)
+	}
+	st.exact[sizeclass.Class(home+100)].Store(false)
+
+	pieces := p.Get()
+	held := outgrow(pieces)
+	if want := sizeclass.Size(sizeclass.Class(held+1) + 2); pieces.Cap() != want {
+		t.Errorf("full array of %d, one byte more: capacity %d, want %d (the plan)", held, pieces.Cap(), want)
+	}
+
+	// A plan below a quarter more than the Buffer holds: a quarter more.
+	planAbove(0)
+	held = outgrow(pieces)
+	if want := size(held + held/4); pieces.Cap() != want || want <= size(held+1) {
+		t.Errorf("Buffer holding %d bytes, one byte more, the plan the class needed: capacity %d, want %d (a quarter more)", held, pieces.Cap(), want)
+	}
+
+	// No plan: twice what it holds.
+	for i := range nClasses {
+		st.plan[i].Store(0)
+	}
+	held = outgrow(pieces)
+	if want := size(2 * held); pieces.Cap() != want {
+		t.Errorf("Buffer holding %d bytes, one byte more, no plan: capacity %d, want %d (twice)", held, pieces.Cap(), want)
+	}
+	p.Put(one)
 	p.Put(pieces)
-	p.Put(far)
+}
+
+// TestPlanGrowthOptimal checks planGrowth against every plan there is, on
+// random weights over a few classes: the cost of its plan, found by
+// following each length's growths through it, is the least of all plans'.
+// The cost of a length of class j is the capacity it ends with less its
+// length (the middle of its class), plus copyWeight times the capacity of
+// each array it leaves.
+func TestPlanGrowthOptimal(t *testing.T) {
+	const first, n = 40, 6 // classes 40 to 45
+	r := rand.New(rand.NewPCG(3, 4))
+	cost := func(st *state, plan []int) float64 {
+		c := 0.0
+		for j := first; j < first+n; j++ {
+			w := st.weight[j]
+			for i := first; ; {
+				t := plan[i-first]
+				if t >= j {
+					c += w * (float64(sizeclass.Size(t)) - mid(j))
+					break
+				}
+				c += w * copyWeight * float64(sizeclass.Size(t))
+				i = t + 1
+			}
+		}
+		return c
+	}
+	for range 200 {
+		var st state
+		total := 0.0
+		for j := first; j < first+n; j++ {
+			if r.IntN(3) > 0 {
+				st.weight[j] = r.Float64() * 100
+				total += st.weight[j]
+			}
+		}
+		if total == 0 {
+			continue
+		}
+		st.planGrowth(total, first+n-1)
+		got := make([]int, n)
+		for i := range got {
+			got[i] = max(int(st.plan[first+i].Load())-1, first+i) // classes no length needs: any
+		}
+		// Every plan: plan[i] in [first+i, first+n-1].
+		best := math.Inf(1)
+		plan := make([]int, n)
+		var all func(k int)
+		all = func(k int) {
+			if k == n {
+				best = min(best, cost(&st, plan))
+				return
+			}
+			for t := first + k; t < first+n; t++ {
+				plan[k] = t
+				all(k + 1)
+			}
+		}
+		all(0)
+		if c := cost(&st, got); c > best*(1+1e-9)+1e-9 {
+			t.Fatalf("weights %v: plan %v costs %g, the best plan %g", st.weight[first:first+n], got, c, best)
+		}
+	}
 }

@@ -305,6 +305,7 @@ func (p *Pool) putSlow(b *Buffer) {
 		if p.putGrownLocal(b) {
 			return
 		}
+		b.need0 = 0
 		p.putGrown(b)
 	} else if b.tick--; b.tick == 0 {
 		b.tick = sampleEvery
@@ -432,7 +433,7 @@ func (p *Pool) putGrownLocal(b *Buffer) bool {
 		perp.Unpin()
 		return false
 	}
-	b.buf, b.home, b.peak = home[:0], nil, 0
+	b.buf, b.home, b.peak, b.need0 = home[:0], nil, 0, 0
 	old := sl.Val
 	sl.Val = unsafe.Pointer(b)
 	perp.Unpin()
@@ -462,8 +463,10 @@ func (p *Pool) grow(b *Buffer, need int) {
 		// Never kept: grow like append.
 		buf = make([]byte, len(old), max(need, 2*cap(old)))
 	} else {
-		buf = p.getLarge(need, cap(old), len(old), b.home == nil)
-		buf = buf[:len(old)]
+		buf = p.getLarge(need, cap(old), len(old))[:len(old)]
+		if len(old) == 0 && b.home == nil {
+			b.need0 = uint32(need) // need <= MaxCap <= MaxMaxCap
+		}
 	}
 	copy(buf, old)
 	b.buf = buf
@@ -488,17 +491,19 @@ func (p *Pool) growEmpty(b *Buffer, need int) bool {
 	if st == nil {
 		return false
 	}
-	i := sizeclass.Class(need) // < localClasses: need <= localMaxSize
-	g := int(st.growTo[i].Load())
-	if g == 0 {
-		return false // no target yet
+	i := sizeclass.Class(need)      // < localClasses: need <= localMaxSize
+	t := int(st.plan[i].Load()) - 1 // st.target for n == 0, inline
+	if t < 0 {
+		return false // no plan yet
 	}
-	t := max(g-1, i)
-	buf := p.takeLocal(t)
+	if st.exact[i].Load() {
+		t = i
+	}
+	buf := p.takeLocal(max(t, i))
 	if buf == nil {
 		return false
 	}
-	b.home, b.buf = b.buf, buf
+	b.home, b.buf, b.need0 = b.buf, buf, uint32(need)
 	return true
 }
 

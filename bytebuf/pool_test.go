@@ -816,9 +816,9 @@ func TestPoolNoSharedArrays(t *testing.T) {
 // fills its 4 KiB home array grows at the second piece. It used to grow to at
 // least twice what it held, 8 KiB for about 4.5 KiB written, which put
 // capacity/written at 1.45 on these lengths. The first growth off the home
-// array now goes no further than the 80th percentile of the longer lengths
-// (growOn), when that is below twice what the Buffer holds; the growths
-// after it still at least double (see TestGrowthTargets). Since then, the
+// array then went no further than the 80th percentile of the longer lengths,
+// when that was below twice what the Buffer held; it now goes where the
+// growth plan says (see TestGrowthTargets). Since then, the
 // default capacity covers 80% of lengths this narrow (5 KiB, see
 // TestDefaultCapCoversNarrow): a tenth of the Buffers grow instead of half,
 // for capacity/written 1.29 instead of 1.24 (1.31 under the race detector),
@@ -846,12 +846,17 @@ func TestGrowthAtChunkBoundary(t *testing.T) {
 	}
 }
 
-// TestGrowthOfPiecesGrowsOnce: a Buffer written in pieces that outgrows its
-// home array with bytes in it is likely to be written on: its first growth
-// goes to the 80th percentile of the longer lengths, not the 40th that an
-// empty Buffer (written in one piece) grows to, so that most such Buffers
-// grow once, instead of growing again and copying what they hold.
-func TestGrowthOfPiecesGrowsOnce(t *testing.T) {
+// TestGrowthOfPieces: log-normal lengths of median 16 KiB, sigma 0.5,
+// written in pieces of 4 KiB, a shape the suite was not tuned for. A Buffer
+// written in pieces copies what it holds at each growth, and ends with
+// capacity it may not use: the growth plan weighs the two. Growing to the
+// 80th percentile of the longer lengths, as growth did before the plan, each
+// Buffer that grew with bytes on its home array grew 1.17 times, for
+// capacity/written 1.44 here (1.44 to 1.51 with four Buffers in flight,
+// above the 1.5 the pool is held to in three runs of eight); with the plan,
+// 1.40 times, for 1.33 (1.35 to 1.40). The bounds: at most 1.5 growths
+// each, and capacity/written at most 1.4.
+func TestGrowthOfPieces(t *testing.T) {
 	var p bytebuf.Pool
 	r := rand.New(rand.NewPCG(13, 14))
 	length := func() int { return int(16384 * math.Exp(0.5*r.NormFloat64())) }
@@ -859,8 +864,10 @@ func TestGrowthOfPiecesGrowsOnce(t *testing.T) {
 		use(&p, length())
 	}
 	grown, growths := 0, 0
+	var capSum, written int
 	for range 4000 {
 		n := length()
+		written += n
 		b := p.Get()
 		home, c, k := b.Cap(), b.Cap(), 0
 		for n > 0 {
@@ -876,22 +883,154 @@ func TestGrowthOfPiecesGrowsOnce(t *testing.T) {
 			grown++
 			growths += k
 		}
+		capSum += b.Cap()
 		p.Put(b)
 	}
 	mean := float64(growths) / float64(max(grown, 1))
-	t.Logf("%d Buffers grew with bytes on their home array, %.2f growths each; stats %+v", grown, mean, p.Stats())
+	ratio := float64(capSum) / float64(written)
+	t.Logf("%d Buffers grew with bytes on their home array, %.2f growths each; capacity/written %.3f; stats %+v", grown, mean, ratio, p.Stats())
 	if grown < 1000 {
 		t.Fatalf("only %d of 4000 Buffers grew with bytes on their home array: the test no longer tests that", grown)
 	}
-	most := 1.3 // 1.17 here; 1.46 when the first growth goes to the 40th percentile
+	most, mostRatio := 1.5, 1.4
 	if race.Enabled {
 		// The race detector's sync.Pool drops a share of the Buffers put
-		// back at random, and the calibration differs: 1.17 to 1.38 in 16
-		// runs at -cpu 1,4, and 1.46 to 1.60 with the 40th percentile.
-		most = 1.42
+		// back at random, and the calibration differs: 1.30 to 1.56
+		// growths and 1.29 to 1.41 in 12 runs at -cpu 1,4.
+		most, mostRatio = 1.7, 1.45
 	}
 	if mean > most {
 		t.Errorf("Buffers written in pieces grew %.2f times each, want at most %.2f", mean, most)
+	}
+	if ratio > mostRatio {
+		t.Errorf("capacity/written %.3f, want at most %.2f", ratio, mostRatio)
+	}
+}
+
+// TestOnePieceGrowsExact: an empty Buffer that outgrows its home array in
+// one Write grows to exactly the class it needs when most such Buffers get
+// nothing more (the pool counts which do), and further, by the growth plan,
+// when most are written on: half the lengths about 300 bytes, half written
+// as a first piece of 4 KiB and one to seven more.
+func TestOnePieceGrowsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	var one bytebuf.Pool
+	length := func() int { return int(600 * math.Exp(0.8*r.NormFloat64())) }
+	for range 20000 {
+		use(&one, length())
+	}
+	grew, exact := 0, 0
+	for range 4000 {
+		n := length()
+		b := one.Get()
+		home := b.Cap()
+		b.Write(payload[:min(n, len(payload))])
+		if b.Cap() != home {
+			grew++
+			if b.Cap() == sizeclass.Size(sizeclass.Class(b.Len())) {
+				exact++
+			}
+		}
+		one.Put(b)
+	}
+	t.Logf("one piece: %d of 4000 grew, %d to exactly the class needed; stats %+v", grew, exact, one.Stats())
+	if grew < 400 {
+		t.Fatalf("only %d of 4000 Buffers grew: the test no longer tests that", grew)
+	}
+	if exact < grew*9/10 {
+		t.Errorf("one piece: %d of %d Buffers that grew took exactly the class they needed, want at least 90%%", exact, grew)
+	}
+
+	var more bytebuf.Pool
+	next := func(b *bytebuf.Buffer) (first int) {
+		if r.IntN(2) == 0 {
+			b.Write(payload[:250+r.IntN(100)])
+			return 0
+		}
+		b.Write(payload[:4096])
+		for range 1 + r.IntN(7) {
+			b.Write(payload[:4096])
+		}
+		return 4096
+	}
+	for range 20000 {
+		b := more.Get()
+		next(b)
+		more.Put(b)
+	}
+	grew, exact = 0, 0
+	for range 4000 {
+		b := more.Get()
+		home := b.Cap()
+		if home >= 4096 {
+			t.Fatalf("home array of %d: the test needs one below the first piece", home)
+		}
+		b.Write(payload[:4096])
+		if b.Cap() != home {
+			grew++
+			if b.Cap() == 4096 {
+				exact++
+			}
+		}
+		for range 1 + r.IntN(7) {
+			b.Write(payload[:4096])
+		}
+		more.Put(b)
+	}
+	t.Logf("pieces: %d of 4000 grew at the first piece, %d to exactly 4 KiB; stats %+v", grew, exact, more.Stats())
+	if exact > grew/10 {
+		t.Errorf("pieces: %d of %d Buffers grew to exactly their first piece, want at most 10%%: they are written on", exact, grew)
+	}
+}
+
+// TestCapacityOnUntunedShapes: capacity/written on two shapes the growth
+// rules were not tuned on, each run as the suite runs its workloads (four
+// Buffers in flight): half the lengths log-normal of median 300 bytes and
+// half of median 32 KiB, in pieces of 4 KiB (two kinds of requests through
+// one pool), and exponential lengths of mean 4 KiB, each in one piece.
+// With growth to percentiles of the longer lengths, they gave 1.54 and
+// 1.50; with the growth plan and exact growth for one piece, 1.43 and 1.30.
+func TestCapacityOnUntunedShapes(t *testing.T) {
+	r := rand.New(rand.NewPCG(77, 78))
+	logNormal := func(median, sigma float64) int { return max(1, int(median*math.Exp(sigma*r.NormFloat64()))) }
+	for _, shape := range []struct {
+		name   string
+		length func() int
+		piece  int
+		most   float64
+	}{
+		{"mix of 300 B and 32 KiB, in 4 KiB pieces", func() int {
+			if r.IntN(2) == 0 {
+				return logNormal(300, 0.5)
+			}
+			return logNormal(32<<10, 0.7)
+		}, 4096, 1.48},
+		{"exponential, mean 4 KiB, one piece", func() int { return max(1, int(4096*r.ExpFloat64())) }, 1 << 20, 1.4},
+	} {
+		var p bytebuf.Pool
+		var inFlight [4]*bytebuf.Buffer
+		for k := range inFlight {
+			inFlight[k] = p.Get()
+		}
+		var capSum, written int
+		for i := range 60000 {
+			n := min(shape.length(), 1<<20)
+			b := inFlight[i%4]
+			for m := n; m > 0; m -= shape.piece {
+				b.Write(payload[:min(m, shape.piece)])
+			}
+			if i >= 20000 {
+				capSum += b.Cap()
+				written += n
+			}
+			p.Put(b)
+			inFlight[i%4] = p.Get()
+		}
+		ratio := float64(capSum) / float64(written)
+		t.Logf("%s: capacity/written %.3f; stats %+v", shape.name, ratio, p.Stats())
+		if ratio > shape.most {
+			t.Errorf("%s: capacity/written %.3f, want at most %.2f", shape.name, ratio, shape.most)
+		}
 	}
 }
 

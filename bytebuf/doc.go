@@ -90,9 +90,11 @@
 //   - where a Buffer that outgrows its array grows to, the growth plan: for
 //     each class a Buffer may need, the class that minimizes, over the
 //     lengths of that class and above, the capacity left unused at Put plus
-//     0.35 times the bytes that the growths after this one copy, when they
-//     follow the same plan (a dynamic program over the classes, from the
-//     top down, each length counted at the middle of its class). A Buffer
+//     0.35 times the bytes that the growths after this one copy (0.2 times
+//     for arrays above 256 KiB, whose unused capacity weighs on the
+//     Budget), when they follow the same plan (a dynamic program over the
+//     classes, from the top down, each length counted at the middle of its
+//     class). A Buffer
 //     that holds bytes when it grows (one written in pieces) grows to at
 //     least a quarter more than it holds, so that small pieces copy each
 //     byte a bounded number of times. An empty Buffer that outgrows its
@@ -108,13 +110,13 @@
 // The growth plan replaced two percentiles of the lengths above the size
 // needed (the 40th for a Buffer that grows empty, the 80th to bound the
 // doubling of one that holds bytes). Those were tuned on the distributions
-// suite of the benchmarks module, and on shapes it does not have they left
-// more capacity than 1.5 times the bytes written: 1.50 to 1.56 on eleven of
-// sixteen runs of eight other shapes (uniform lengths, a mix of two
-// workloads through one pool, log-normal and exponential lengths, pieces of
-// 512 bytes to 16 KiB); with the plan, 1.22 to 1.49 on fifteen, and 1.51 on
-// uniform lengths at two processors. The plan copies 10% to 35% more bytes on
-// the shapes written in pieces, for 2% to 6% more time on the suite's.
+// suite of the benchmarks module; on eight shapes it does not have
+// (BenchmarkDistUntuned: uniform lengths, two workloads through one pool,
+// log-normal and exponential lengths, pieces of 512 bytes to 16 KiB), they
+// left capacity/written above 1.5 on 21 of 32 rows, up to 1.56; with the
+// plan, on 1 (1.52), and 1.18 and up on the others. The plan copies more
+// where Buffers are written in pieces (lognormal-heavy: 1.15 bytes per byte
+// written instead of 1.06), for up to 6% more time in steady state.
 //
 // Get and Put take no lock, do not sort, use no map, do not allocate (except
 // when the pool is empty and Get makes a Buffer, and at the first Put, which
@@ -144,10 +146,11 @@
 // a default capacity for the mix, which fits neither. Measured
 // (BenchmarkDistShared in the benchmarks module: two goroutines, log-normal
 // lengths of sigma 0.5, sharing one Pool or with a Pool each), records of
-// median 500 B beside responses of median 40 KB had capacity/written 2.8 to
-// 2.9 in the shared Pool, whose default settled on the responses' 40 KiB,
-// and 1.3 in their own; records of median 300 B beside responses of 8 KB,
-// 3.4 to 3.6 against 1.3, and the two together 1.50 against 1.34 to 1.38.
+// median 500 B beside responses of median 40 KB had capacity/written 1.28
+// in the shared Pool and 1.24 in their own; records of median 300 B beside
+// responses of 8 KB, 1.37 against 1.24. (Before the growth plan, records
+// that outgrew their home grew to sizes set by the responses, and had 2.8
+// to 3.6 in the shared Pool.)
 //
 // # Bounds
 //

@@ -327,64 +327,68 @@ func TestGrowthTargets(t *testing.T) {
 }
 
 // TestPlanGrowthOptimal checks planGrowth against every plan there is, on
-// random weights over a few classes: the cost of its plan, found by
+// random weights over a few classes, around 4 KiB and around 512 KiB (where
+// copies weigh less, see copyWeightOf): the cost of its plan, found by
 // following each length's growths through it, is the least of all plans'.
 // The cost of a length of class j is the capacity it ends with less its
-// length (the middle of its class), plus copyWeight times the capacity of
-// each array it leaves.
+// length (the middle of its class), plus the weight of copies times the
+// capacity of each array it leaves.
 func TestPlanGrowthOptimal(t *testing.T) {
-	const first, n = 40, 6 // classes 40 to 45
+	const n = 6
 	r := rand.New(rand.NewPCG(3, 4))
-	cost := func(st *state, plan []int) float64 {
-		c := 0.0
-		for j := first; j < first+n; j++ {
-			w := st.weight[j]
-			for i := first; ; {
-				t := plan[i-first]
-				if t >= j {
-					c += w * (float64(sizeclass.Size(t)) - mid(j))
-					break
+	for _, first := range []int{40, 66} { // classes 40 to 45, 66 to 71
+		cost := func(st *state, plan []int) float64 {
+			c := 0.0
+			for j := first; j < first+n; j++ {
+				w := st.weight[j]
+				for i := first; ; {
+					t := plan[i-first]
+					size := float64(sizeclass.Size(t))
+					if t >= j {
+						c += w * (size - mid(j))
+						break
+					}
+					c += w * copyWeightOf(size) * size
+					i = t + 1
 				}
-				c += w * copyWeight * float64(sizeclass.Size(t))
-				i = t + 1
 			}
+			return c
 		}
-		return c
-	}
-	for range 200 {
-		var st state
-		total := 0.0
-		for j := first; j < first+n; j++ {
-			if r.IntN(3) > 0 {
-				st.weight[j] = r.Float64() * 100
-				total += st.weight[j]
+		for range 200 {
+			var st state
+			total := 0.0
+			for j := first; j < first+n; j++ {
+				if r.IntN(3) > 0 {
+					st.weight[j] = r.Float64() * 100
+					total += st.weight[j]
+				}
 			}
-		}
-		if total == 0 {
-			continue
-		}
-		st.planGrowth(total, first+n-1)
-		got := make([]int, n)
-		for i := range got {
-			got[i] = max(int(st.plan[first+i].Load())-1, first+i) // classes no length needs: any
-		}
-		// Every plan: plan[i] in [first+i, first+n-1].
-		best := math.Inf(1)
-		plan := make([]int, n)
-		var all func(k int)
-		all = func(k int) {
-			if k == n {
-				best = min(best, cost(&st, plan))
-				return
+			if total == 0 {
+				continue
 			}
-			for t := first + k; t < first+n; t++ {
-				plan[k] = t
-				all(k + 1)
+			st.planGrowth(total, first+n-1)
+			got := make([]int, n)
+			for i := range got {
+				got[i] = max(int(st.plan[first+i].Load())-1, first+i) // classes no length needs: any
 			}
-		}
-		all(0)
-		if c := cost(&st, got); c > best*(1+1e-9)+1e-9 {
-			t.Fatalf("weights %v: plan %v costs %g, the best plan %g", st.weight[first:first+n], got, c, best)
+			// Every plan: plan[i] in [first+i, first+n-1].
+			best := math.Inf(1)
+			plan := make([]int, n)
+			var all func(k int)
+			all = func(k int) {
+				if k == n {
+					best = min(best, cost(&st, plan))
+					return
+				}
+				for t := first + k; t < first+n; t++ {
+					plan[k] = t
+					all(k + 1)
+				}
+			}
+			all(0)
+			if c := cost(&st, got); c > best*(1+1e-9)+1e-9 {
+				t.Fatalf("weights %v: plan %v costs %g, the best plan %g", st.weight[first:first+n], got, c, best)
+			}
 		}
 	}
 }

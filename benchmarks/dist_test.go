@@ -169,6 +169,7 @@ type distWorker[B any] struct {
 	im       *distImpl[B]
 	get      func(k int) B
 	lengths  []int
+	piece    int // the most bytes one write adds
 	inFlight [distInFlight]B
 	i        int
 	capSum   int64
@@ -178,7 +179,7 @@ type distWorker[B any] struct {
 // newDistWorker returns the worker that starts at position start of the
 // lengths.
 func newDistWorker[B any](im *distImpl[B], lengths []int, start int) *distWorker[B] {
-	w := &distWorker[B]{im: im, get: im.local(), lengths: lengths, i: start % distLen}
+	w := &distWorker[B]{im: im, get: im.local(), lengths: lengths, piece: distChunk, i: start % distLen}
 	for k := range w.inFlight {
 		w.inFlight[k] = w.get(k)
 	}
@@ -190,8 +191,8 @@ func (w *distWorker[B]) step() {
 	n := w.lengths[w.i%distLen]
 	w.i++
 	buf := w.inFlight[k]
-	for m := n; m > 0; m -= distChunk {
-		w.im.write(buf, bufferPayload[:min(m, distChunk)])
+	for m := n; m > 0; m -= w.piece {
+		w.im.write(buf, bufferPayload[:min(m, w.piece)])
 	}
 	w.written += int64(n)
 	w.capSum += int64(w.im.capOf(buf))
@@ -214,6 +215,12 @@ func (w *distWorker[B]) done(capSum, written *atomic.Int64) {
 // still held after every buffer is back and two collections (retained-B),
 // above the heap before the pool was made.
 func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func() distImpl[B]) {
+	benchDistIn(b, parallel, lengths, distChunk, newImpl)
+}
+
+// benchDistIn is benchDist with the lengths written in pieces of at most
+// piece bytes.
+func benchDistIn[B any](b *testing.B, parallel bool, lengths []int, piece int, newImpl func() distImpl[B]) {
 	runtime.GC()
 	base := heapAfterGC()
 	im := newImpl()
@@ -226,6 +233,7 @@ func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func()
 		var seq atomic.Int64
 		b.RunParallel(func(pb *testing.PB) {
 			w := newDistWorker(&im, lengths, int(seq.Add(1)-1)*distLen/runtime.GOMAXPROCS(0))
+			w.piece = piece
 			for pb.Next() {
 				w.step()
 			}
@@ -233,6 +241,7 @@ func benchDist[B any](b *testing.B, parallel bool, lengths []int, newImpl func()
 		})
 	} else {
 		w := newDistWorker(&im, lengths, 0)
+		w.piece = piece
 		for b.Loop() {
 			w.step()
 		}
@@ -265,6 +274,67 @@ func BenchmarkDist(b *testing.B) {
 			b.Run(name("libp2p"), func(b *testing.B) { benchDist(b, par, wl.lengths, distLibp2p) })
 			b.Run(name("zap"), func(b *testing.B) { benchDist(b, par, wl.lengths, distZap) })
 			b.Run(name("bytebuf"), func(b *testing.B) { benchDist(b, par, wl.lengths, distBytebuf) })
+		}
+	}
+}
+
+// untunedWorkload is a shape of lengths and the pieces they are written in.
+type untunedWorkload struct {
+	distWorkload
+	piece int
+}
+
+// untunedWorkloads are shapes the growth rules of bytebuf were not tuned
+// on when they were written: the percentiles that the growth plan replaced
+// left more capacity than 1.5 times the bytes written on most of them. They
+// were the check of the plan's weight of copies against capacity (0.35),
+// so they are no longer unseen by it; the next change to the growth rules
+// needs shapes of its own.
+var untunedWorkloads = func() []untunedWorkload {
+	r := rand.New(rand.NewPCG(77, 78))
+	clamp := func(x float64) int { return max(1, min(distMax, int(x))) }
+	logNormal := func(median, sigma float64) func() int {
+		return func() int { return clamp(median * math.Exp(sigma*r.NormFloat64())) }
+	}
+	gen := func(name string, piece int, f func() int) untunedWorkload {
+		l := make([]int, distLen)
+		for i := range l {
+			l[i] = f()
+		}
+		return untunedWorkload{distWorkload{name, l}, piece}
+	}
+	return []untunedWorkload{
+		gen("uniform-64K", 4<<10, func() int { return 1 + r.IntN(64<<10) }),
+		gen("lognormal-16K-narrow", 4<<10, logNormal(16<<10, 0.5)),
+		// Two kinds of requests through one pool.
+		gen("mix-300-32K", 4<<10, func() int {
+			if r.IntN(2) == 0 {
+				return logNormal(300, 0.5)()
+			}
+			return logNormal(32<<10, 0.7)()
+		}),
+		gen("lognormal-8K-pieces-1K", 1<<10, logNormal(8<<10, 1.5)),
+		gen("lognormal-64K-pieces-16K", 16<<10, logNormal(64<<10, 1)),
+		gen("lognormal-600-whole", distMax, logNormal(600, 0.8)),
+		gen("exponential-4K-whole", distMax, func() int { return clamp(4096 * r.ExpFloat64()) }),
+		gen("lognormal-2K-pieces-512", 512, logNormal(2048, 1)),
+	}
+}()
+
+// BenchmarkDistUntuned runs the untuned shapes like BenchmarkDist, for the
+// five pools: each shape's lengths written in its own pieces.
+//
+//	go test -run '^$' -bench DistUntuned -cpu 1,2 -benchtime 65536x -count 6 > untuned.txt
+func BenchmarkDistUntuned(b *testing.B) {
+	for _, wl := range untunedWorkloads {
+		for _, mode := range []string{"serial", "parallel"} {
+			par := mode == "parallel"
+			name := func(impl string) string { return "workload=" + wl.name + "/mode=" + mode + "/impl=" + impl }
+			b.Run(name("syncpool"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distSyncPool) })
+			b.Run(name("bytebufferpool"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distBytebufferpool) })
+			b.Run(name("libp2p"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distLibp2p) })
+			b.Run(name("zap"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distZap) })
+			b.Run(name("bytebuf"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distBytebuf) })
 		}
 	}
 }

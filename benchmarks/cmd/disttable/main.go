@@ -4,7 +4,9 @@
 // medians of every pool. It reads the benchmark output on standard input
 // and writes Markdown on standard output; scripts/disttable runs it.
 //
-// With -slices it reads the output of BenchmarkSlicesDist instead and writes
+// With -untuned it reads the output of BenchmarkDistUntuned instead, and
+// writes the same tables. With -slices it reads the output of
+// BenchmarkSlicesDist instead and writes
 // one table of reuse.Slices against libp2p/go-buffer-pool. With -paired it
 // reads BenchmarkDistPaired and BenchmarkSlicesDistPaired and writes the
 // paired ratios (x-base) by workload and peer.
@@ -36,6 +38,7 @@ var impls = []string{"syncpool", "bytebufferpool", "libp2p", "zap", "bytebuf"}
 func main() {
 	slicesMode := flag.Bool("slices", false, "read BenchmarkSlicesDist results: reuse.Slices against libp2p")
 	pairedMode := flag.Bool("paired", false, "read BenchmarkDistPaired and BenchmarkSlicesDistPaired results: the paired ratios")
+	untunedMode := flag.Bool("untuned", false, "read BenchmarkDistUntuned results")
 	flag.Parse()
 	if *pairedMode {
 		if err := pairedTable(os.Stdin, os.Stdout); err != nil {
@@ -45,8 +48,11 @@ func main() {
 		return
 	}
 	prefix := "BenchmarkDist/"
-	if *slicesMode {
+	switch {
+	case *slicesMode:
 		prefix = "BenchmarkSlicesDist/"
+	case *untunedMode:
+		prefix = "BenchmarkDistUntuned/"
 	}
 	samples, order, err := parse(os.Stdin, prefix)
 	if err != nil {

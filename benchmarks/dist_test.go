@@ -339,6 +339,54 @@ func BenchmarkDistUntuned(b *testing.B) {
 	}
 }
 
+// garbageSink keeps BenchmarkDistGarbage's garbage from being optimized
+// away.
+var garbageSink []byte
+
+// distGarbage is the garbage BenchmarkDistGarbage allocates per op.
+const distGarbage = 16 << 10
+
+// benchDistGarbage runs the workload on one goroutine like benchDist, but
+// each op also allocates distGarbage bytes that it drops at once, as the
+// rest of a program does: the collector then runs every few hundred ops,
+// instead of a few times a run. It reports the collections per 1000 ops
+// (gc/kop) and the bytes the pool allocated per op (pool-B/op: all the
+// bytes allocated, less the garbage).
+func benchDistGarbage[B any](b *testing.B, lengths []int, newImpl func() distImpl[B]) {
+	im := newImpl()
+	w := newDistWorker(&im, lengths, 0)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	gcs, allocated := ms.NumGC, ms.TotalAlloc
+	b.ResetTimer()
+	for b.Loop() {
+		w.step()
+		garbageSink = make([]byte, distGarbage)
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.NumGC-gcs)/float64(b.N)*1000, "gc/kop")
+	b.ReportMetric(float64(ms.TotalAlloc-allocated)/float64(b.N)-distGarbage, "pool-B/op")
+	var capSum, written atomic.Int64
+	w.done(&capSum, &written)
+}
+
+// BenchmarkDistGarbage runs the suite's workloads on one goroutine, in a
+// program that allocates 16 KiB of garbage per op besides, for three of the
+// pools: what each allocates when collections are frequent, and, at -cpu 2
+// and above, when the goroutine moves between Ps (bytebuf's per-P caches
+// are lost to a P it leaves for a whole collection interval).
+//
+//	go test -run '^$' -bench DistGarbage -cpu 1,2,4 -benchtime 262144x
+func BenchmarkDistGarbage(b *testing.B) {
+	for _, wl := range distWorkloads {
+		name := func(impl string) string { return "workload=" + wl.name + "/impl=" + impl }
+		b.Run(name("syncpool"), func(b *testing.B) { benchDistGarbage(b, wl.lengths, distSyncPool) })
+		b.Run(name("libp2p"), func(b *testing.B) { benchDistGarbage(b, wl.lengths, distLibp2p) })
+		b.Run(name("bytebuf"), func(b *testing.B) { benchDistGarbage(b, wl.lengths, distBytebuf) })
+	}
+}
+
 // BenchmarkDistPaired is the serial half of the suite measured in pairs
 // (reusetest.Paired), which survives a loaded machine: for each workload and
 // each of the four other pools, batches of that pool's ops and of bytebuf's

@@ -417,10 +417,9 @@ func (st *state) setExact() {
 // (within maxClass) that minimizes, over the lengths of class i and above,
 // the capacity left unused at Put plus the bytes the growths after this one
 // copy (each copies the capacity it leaves), weighted by copyWeightOf the
-// array they leave, assuming the
-// same rule for those growths: a dynamic program from the top class down,
-// in which cost[i] is the least such sum for the lengths of class i and
-// above. A length counts for the middle of its class. No plan (0) where the
+// array they leave, assuming the same rule for those growths: a dynamic
+// program from the top class down, in which cost[i] is the least such sum
+// for the lengths of class i and above. A length counts for the middle of its class. No plan (0) where the
 // lengths of class i and above hold less than keepShare of total: growth
 // then doubles.
 //

@@ -94,10 +94,9 @@
 //     for arrays above 256 KiB, whose unused capacity weighs on the
 //     Budget), when they follow the same plan (a dynamic program over the
 //     classes, from the top down, each length counted at the middle of its
-//     class). A Buffer
-//     that holds bytes when it grows (one written in pieces) grows to at
-//     least a quarter more than it holds, so that small pieces copy each
-//     byte a bounded number of times. An empty Buffer that outgrows its
+//     class). A Buffer that holds bytes when it grows (one written in
+//     pieces) grows to at least a quarter more than it holds, so that
+//     small pieces copy each byte a bounded number of times. An empty Buffer that outgrows its
 //     home array in one Write grows to exactly the class it needs when,
 //     of the sampled Buffers that needed that class so, most got nothing
 //     more; otherwise by the plan. Where lengths that large are rare, growth

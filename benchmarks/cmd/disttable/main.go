@@ -9,7 +9,13 @@
 // BenchmarkSlicesDist instead and writes
 // one table of reuse.Slices against libp2p/go-buffer-pool. With -paired it
 // reads BenchmarkDistPaired and BenchmarkSlicesDistPaired and writes the
-// paired ratios (x-base) by workload and peer.
+// paired ratios (x-base) by workload and peer. With -before FILE, where
+// FILE holds bytebuf's results of the same benchmark from other code (run
+// interleaved with those on standard input), it writes one table of bytebuf
+// before and after against the best peer of standard input, and counts the
+// rows that meet each of bytebuf's targets: time at most 1.10 times the best
+// peer's, bytes allocated at most the best peer's, capacity/written at most
+// 1.5.
 package main
 
 import (
@@ -39,6 +45,7 @@ func main() {
 	slicesMode := flag.Bool("slices", false, "read BenchmarkSlicesDist results: reuse.Slices against libp2p")
 	pairedMode := flag.Bool("paired", false, "read BenchmarkDistPaired and BenchmarkSlicesDistPaired results: the paired ratios")
 	untunedMode := flag.Bool("untuned", false, "read BenchmarkDistUntuned results")
+	before := flag.String("before", "", "with bytebuf's results of other code in `file`: the table before and after")
 	flag.Parse()
 	if *pairedMode {
 		if err := pairedTable(os.Stdin, os.Stdout); err != nil {
@@ -68,6 +75,21 @@ func main() {
 	defer w.Flush()
 	if *slicesMode {
 		slicesTable(w, order, med)
+		return
+	}
+	if *before != "" {
+		f, err := os.Open(*before)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "disttable:", err)
+			os.Exit(1)
+		}
+		old, _, err := parse(f, prefix)
+		f.Close()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "disttable:", err)
+			os.Exit(1)
+		}
+		beforeTable(w, order, med, medianOf(old))
 		return
 	}
 
@@ -122,6 +144,49 @@ func main() {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "</details>")
+}
+
+// beforeTable writes, for each group of order that has bytebuf's results
+// in both, bytebuf's time over the best peer's (peers from med) before (from
+// old) and after, its capacity/written and bytes allocated before and
+// after, with the best peer's, and then how many rows meet each target.
+func beforeTable(w io.Writer, order []key, med, old func(key, string) (float64, bool)) {
+	fmt.Fprintln(w, "| workload | mode | P | time / best peer's: before, after | cap/written: before, after | B/op: before, after, best peer |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	var rows, time0, time1, bytes0, bytes1, cap0, cap1 int
+	for _, g := range order {
+		ours := g
+		ours.impl = "bytebuf"
+		t1, ok1 := med(ours, "ns/op")
+		t0, ok0 := old(ours, "ns/op")
+		bestT, _ := best(g, "ns/op", med)
+		if !ok0 || !ok1 || bestT <= 0 {
+			continue
+		}
+		bestB, _ := best(g, "B/op", med)
+		c0, _ := old(ours, "cap/written")
+		c1, _ := med(ours, "cap/written")
+		b0, _ := old(ours, "B/op")
+		b1, _ := med(ours, "B/op")
+		r0, r1 := t0/bestT, t1/bestT
+		fmt.Fprintf(w, "| %s | %s | %d | %.2f, %.2f | %.2f, %.2f | %s, %s, %s |\n",
+			g.workload, g.mode, g.procs, r0, r1, c0, c1, num(b0), num(b1), num(bestB))
+		rows++
+		time0, time1 = time0+count(r0 <= 1.10), time1+count(r1 <= 1.10)
+		cap0, cap1 = cap0+count(c0 <= 1.5), cap1+count(c1 <= 1.5)
+		bytes0, bytes1 = bytes0+count(b0 <= bestB), bytes1+count(b1 <= bestB)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Rows within each target, before and after, of %d: time at most 1.10 times the best peer's %d and %d; "+
+		"B/op at most the best peer's %d and %d; capacity/written at most 1.5 %d and %d.\n",
+		rows, time0, time1, bytes0, bytes1, cap0, cap1)
+}
+
+func count(ok bool) int {
+	if ok {
+		return 1
+	}
+	return 0
 }
 
 // pairedPeers are the columns of the paired table: bytebuf against each

@@ -70,3 +70,33 @@ BenchmarkDist/workload=tight/mode=serial/impl=bytebuf   100  99.0 ns/op
 		t.Error("no paired lines: want an error")
 	}
 }
+
+// TestBeforeTable: -before divides bytebuf's medians before and after by the
+// best peer's of the new results, and counts the rows within each target.
+func TestBeforeTable(t *testing.T) {
+	after := `BenchmarkDist/workload=tight/mode=serial/impl=syncpool-4   100  100 ns/op  9 cap/written  0 B/op
+BenchmarkDist/workload=tight/mode=serial/impl=libp2p-4     100  80 ns/op   2 cap/written  4 B/op
+BenchmarkDist/workload=tight/mode=serial/impl=bytebuf-4    100  84 ns/op   1.4 cap/written  2 B/op
+BenchmarkDist/workload=tight/mode=serial/impl=bytebuf-4    100  86 ns/op   1.4 cap/written  2 B/op
+`
+	before := `BenchmarkDist/workload=tight/mode=serial/impl=bytebuf-4    100  120 ns/op   1.6 cap/written  0 B/op
+`
+	samples, order, err := parse(strings.NewReader(after), "BenchmarkDist/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _, err := parse(strings.NewReader(before), "BenchmarkDist/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	beforeTable(&buf, order, medianOf(samples), medianOf(old))
+	for _, want := range []string{
+		"| tight | serial | 4 | 1.50, 1.06 | 1.60, 1.40 | 0, 2, 0 |",
+		"of 1: time at most 1.10 times the best peer's 0 and 1; B/op at most the best peer's 1 and 0; capacity/written at most 1.5 0 and 1.",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("table:\n%s\nwant %q", buf.String(), want)
+		}
+	}
+}

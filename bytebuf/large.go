@@ -19,14 +19,20 @@ import (
 // that needs room for need bytes, need <= MaxCap: an array kept in the
 // caches, the slots or the victim table when one of the right class is
 // there, a new one otherwise. The class is the calibration's (target);
-// without one, growth at least doubles, but not past the top of the lengths
-// (KeepCap) when need fits in it, which would waste capacity.
+// without one, growth doubles, or, once the pool has calibrated, adds a
+// quarter from largeArray up (see TestLargeGrowthWithoutPlan), but does not
+// go past the top of the lengths (KeepCap) when need fits in it, which would
+// waste capacity.
 func (p *Pool) getLarge(need, cur, n int) []byte {
 	st := p.state()
 	i := sizeclass.Class(need)
 	t := st.target(i, n, p.maxCapBytes())
 	if t < 0 {
-		c := min(max(need, 2*cur), p.maxCapBytes())
+		g := 2 * cur
+		if cur >= largeArray && st.calibrations.Load() > 0 {
+			g = cur + cur/4
+		}
+		c := min(max(need, g), p.maxCapBytes())
 		if k := int(st.keepCap.Load()); need <= k {
 			c = min(c, k)
 		}

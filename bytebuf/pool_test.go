@@ -1169,3 +1169,50 @@ func TestStatsCountsNeverFall(t *testing.T) {
 		t.Errorf("%d falls in all", falls)
 	}
 }
+
+// TestLargeGrowthWithoutPlan: once the pool has calibrated, a Buffer that
+// outgrows what its plan covers (lengths rarer than the top, past KeepCap)
+// grows by a quarter, not by doubling, from 256 KiB up, as append grows
+// large slices: on Pareto lengths capped at 1 MiB, the Buffers that outgrew
+// every length sampled so far went from 768 KiB and 896 KiB to 1.5 and 1.75
+// MiB, a third of the bytes bytebuf allocated in a pass of 65536 ops. Before
+// the first calibration it still doubles, making fewer arrays while it knows
+// nothing: adding a quarter then cost W11 (docs/WORKLOADS.md) 22% more bytes
+// allocated in its warm-up.
+func TestLargeGrowthWithoutPlan(t *testing.T) {
+	for _, calibrated := range []bool{false, true} {
+		var p bytebuf.Pool
+		if calibrated {
+			for range 20000 {
+				use(&p, 1000) // a plan and a KeepCap far below what follows
+			}
+		}
+		b := p.Get()
+		var caps []int
+		large, doubled := 0, 0
+		for b.Len() < 1000<<10 {
+			before := b.Cap()
+			b.Write(payload[:4096])
+			if c := b.Cap(); c != before {
+				caps = append(caps, c)
+				if before >= 256<<10 {
+					large++
+					if c >= 2*before {
+						doubled++
+					}
+					if calibrated && c > before*3/2 {
+						t.Errorf("calibrated: a Buffer of %d bytes in %d grew to %d, more than half again", b.Len(), before, c)
+					}
+				}
+			}
+		}
+		t.Logf("calibrated %v: %d bytes, capacities %v", calibrated, b.Len(), caps)
+		if !calibrated && doubled != large {
+			t.Errorf("not calibrated: %d of the %d growths from 256 KiB up doubled, want all", doubled, large)
+		}
+		if calibrated && large < 4 {
+			t.Errorf("calibrated: %d growths from 256 KiB up, want at least 4 (a quarter each)", large)
+		}
+		p.Put(b)
+	}
+}

@@ -87,7 +87,7 @@ type state struct {
 	// the initial keep, which putLarge keeps until then.
 	top atomic.Int32
 	// plan[i] is the class, plus one, that a Buffer needing a size of
-	// class i grows to (planGrowth); 0 means grow by doubling.
+	// class i grows to (planGrowth); 0 means none (see getLarge).
 	plan [nClasses]atomic.Int32
 	// exact[i] reports whether an empty Buffer that needs class i grows to
 	// exactly that class: most such Buffers were written in one piece
@@ -421,7 +421,7 @@ func (st *state) setExact() {
 // program from the top class down, in which cost[i] is the least such sum
 // for the lengths of class i and above. A length counts for the middle of its class. No plan (0) where the
 // lengths of class i and above hold less than keepShare of total: growth
-// then doubles.
+// then doubles, or adds a quarter to a large array (see getLarge).
 //
 // It replaced two percentiles of the lengths above the size needed (the
 // 40th for a Buffer that grows empty, the 80th bounding the doubling of

@@ -100,7 +100,8 @@
 //     home array in one Write grows to exactly the class it needs when,
 //     of the sampled Buffers that needed that class so, most got nothing
 //     more; otherwise by the plan. Where lengths that large are rare, growth
-//     doubles, within the top of the lengths.
+//     doubles below 256 KiB and adds a quarter from there, as append does,
+//     within the top of the lengths.
 //
 // Before the first calibration, new Buffers get 512 bytes, growth doubles,
 // and larger arrays are kept up to 64 KiB, the threshold fmt uses for its own

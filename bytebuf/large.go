@@ -29,7 +29,7 @@ func (p *Pool) getLarge(need, cur, n int) []byte {
 	t := st.target(i, n, p.maxCapBytes())
 	if t < 0 {
 		g := 2 * cur
-		if cur >= largeArray && st.calibrations.Load() > 0 {
+		if cur >= largeArray && p.calibrations.Load() > 0 {
 			g = cur + cur/4
 		}
 		c := min(max(need, g), p.maxCapBytes())

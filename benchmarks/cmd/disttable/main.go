@@ -78,13 +78,7 @@ func main() {
 		return
 	}
 	if *before != "" {
-		f, err := os.Open(*before)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "disttable:", err)
-			os.Exit(1)
-		}
-		old, _, err := parse(f, prefix)
-		f.Close()
+		old, err := parseFile(*before, prefix)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "disttable:", err)
 			os.Exit(1)
@@ -93,6 +87,12 @@ func main() {
 		return
 	}
 
+	distTable(w, order, med)
+}
+
+// distTable writes the tables of BenchmarkDist and BenchmarkDistUntuned:
+// bytebuf against the best peer for each metric, then every pool's medians.
+func distTable(w io.Writer, order []key, med func(key, string) (float64, bool)) {
 	fmt.Fprintln(w, "bytebuf against the best of the four other pools, for each metric (medians; ratio = bytebuf / best):")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| workload | mode | P | ns/op: bytebuf, best peer | ratio | CPU ns/op: bytebuf, best peer | ratio | B/op: bytebuf, best peer | allocs/op | cap/written | retained after 2 GCs |")
@@ -144,6 +144,17 @@ func main() {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "</details>")
+}
+
+// parseFile is parse of the file at path, without the order of groups.
+func parseFile(path, prefix string) (map[key]map[string][]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	samples, _, err := parse(f, prefix)
+	return samples, err
 }
 
 // beforeTable writes, for each group of order that has bytebuf's results

@@ -892,7 +892,12 @@ func TestGrowthOfPieces(t *testing.T) {
 	if grown < 1000 {
 		t.Fatalf("only %d of 4000 Buffers grew with bytes on their home array: the test no longer tests that", grown)
 	}
-	most, mostRatio := 1.5, 1.4
+	// 1.34 growths in nearly every run at GOMAXPROCS 1; above 1, the
+	// sampler's cells reach their calibrations at other points of the
+	// lengths, and about one run in twenty gets a plan with tighter
+	// targets: up to 1.54 growths, for capacity/written 1.31 (800 runs at
+	// -cpu 4 to 16, amd64 and 386; CI's 386 pass failed a bound of 1.5).
+	most, mostRatio := 1.6, 1.4
 	if race.Enabled {
 		// The race detector's sync.Pool drops a share of the Buffers put
 		// back at random, and the calibration differs: 1.30 to 1.56

@@ -23,6 +23,20 @@ var payload = bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
 
 // use gets a Buffer, writes n bytes into it in chunks of at most 4 KiB, and
 // puts it back.
+// oneProc runs the rest of the test at GOMAXPROCS 1, for tests of what the
+// calibration makes of one goroutine's lengths. Above 1, the sampler's
+// cells (picked by stack address) reach their calibrations at other points
+// of the same lengths, and the plan varies from run to run: over 800 runs
+// at -cpu 4 to 16, TestGrowthOfPieces saw 1.34 growths per Buffer in 95%
+// and up to 1.63 in the rest (at capacity/written 1.29, tighter), and the
+// mix of TestCapacityOnUntunedShapes up to 1.485 (1.38 to 1.41 at 1). The
+// benchmarks measure that spread on the workloads; these tests hold the
+// plan to its figures on a fixed sequence of calibrations.
+func oneProc(t *testing.T) {
+	prev := runtime.GOMAXPROCS(1)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+}
+
 func use(p *bytebuf.Pool, n int) {
 	b := p.Get()
 	write(b, n)
@@ -857,6 +871,7 @@ func TestGrowthAtChunkBoundary(t *testing.T) {
 // 1.34 to 1.40 times, for 1.33 to 1.34 (1.35 to 1.40 with four in flight).
 // The bounds: at most 1.5 growths each, and capacity/written at most 1.4.
 func TestGrowthOfPieces(t *testing.T) {
+	oneProc(t)
 	var p bytebuf.Pool
 	r := rand.New(rand.NewPCG(13, 14))
 	length := func() int { return int(16384 * math.Exp(0.5*r.NormFloat64())) }
@@ -892,12 +907,8 @@ func TestGrowthOfPieces(t *testing.T) {
 	if grown < 1000 {
 		t.Fatalf("only %d of 4000 Buffers grew with bytes on their home array: the test no longer tests that", grown)
 	}
-	// 1.34 growths in nearly every run at GOMAXPROCS 1; above 1, the
-	// sampler's cells reach their calibrations at other points of the
-	// lengths, and about one run in twenty gets a plan with tighter
-	// targets: up to 1.54 growths, for capacity/written 1.31 (800 runs at
-	// -cpu 4 to 16, amd64 and 386; CI's 386 pass failed a bound of 1.5).
-	most, mostRatio := 1.6, 1.4
+	// 1.34 growths at GOMAXPROCS 1 (see oneProc for the spread above it).
+	most, mostRatio := 1.5, 1.4
 	if race.Enabled {
 		// The race detector's sync.Pool drops a share of the Buffers put
 		// back at random, and the calibration differs: 1.30 to 1.56
@@ -915,9 +926,12 @@ func TestGrowthOfPieces(t *testing.T) {
 // TestOnePieceGrowsExact: an empty Buffer that outgrows its home array in
 // one Write grows to exactly the class it needs when most such Buffers get
 // nothing more (the pool counts which do), and further, by the growth plan,
-// when most are written on: half the lengths about 300 bytes, half written
-// as a first piece of 4 KiB and one to seven more.
+// when most are written on: 70% of the lengths about 300 bytes, the others
+// written as a first piece of 4 KiB and one to seven more. (With half and
+// half, the default capacity landed in either mode, and in about one run in
+// eight above the first piece, which the test needs below it.)
 func TestOnePieceGrowsExact(t *testing.T) {
+	oneProc(t)
 	r := rand.New(rand.NewPCG(21, 22))
 	var one bytebuf.Pool
 	length := func() int { return int(600 * math.Exp(0.8*r.NormFloat64())) }
@@ -948,7 +962,7 @@ func TestOnePieceGrowsExact(t *testing.T) {
 
 	var more bytebuf.Pool
 	next := func(b *bytebuf.Buffer) (first int) {
-		if r.IntN(2) == 0 {
+		if r.IntN(10) < 7 {
 			b.Write(payload[:250+r.IntN(100)])
 			return 0
 		}
@@ -964,9 +978,14 @@ func TestOnePieceGrowsExact(t *testing.T) {
 		more.Put(b)
 	}
 	grew, exact = 0, 0
-	for range 4000 {
+	for range 8000 {
 		b := more.Get()
 		home := b.Cap()
+		if r.IntN(10) < 7 {
+			b.Write(payload[:250+r.IntN(100)])
+			more.Put(b)
+			continue
+		}
 		if home >= 4096 {
 			t.Fatalf("home array of %d: the test needs one below the first piece", home)
 		}
@@ -982,7 +1001,10 @@ func TestOnePieceGrowsExact(t *testing.T) {
 		}
 		more.Put(b)
 	}
-	t.Logf("pieces: %d of 4000 grew at the first piece, %d to exactly 4 KiB; stats %+v", grew, exact, more.Stats())
+	t.Logf("pieces: %d of about 2400 grew at the first piece, %d to exactly 4 KiB; stats %+v", grew, exact, more.Stats())
+	if grew < 1000 {
+		t.Fatalf("only %d Buffers grew at their first piece: the test no longer tests that", grew)
+	}
 	if exact > grew/10 {
 		t.Errorf("pieces: %d of %d Buffers grew to exactly their first piece, want at most 10%%: they are written on", exact, grew)
 	}
@@ -995,8 +1017,11 @@ func TestOnePieceGrowsExact(t *testing.T) {
 // one pool), and exponential lengths of mean 4 KiB, each in one piece.
 // With growth to percentiles of the longer lengths, they gave 1.50 to 1.54
 // and 1.47 to 1.50; with the growth plan and exact growth for one piece,
-// 1.41 to 1.43 and 1.24 to 1.30.
+// 1.41 to 1.43 and 1.24 to 1.30. Over three sequences, as now, the mix gave
+// 1.504 to 1.548 with the percentiles (8 runs) and 1.386 to 1.467 with the
+// plan (160 runs, amd64 and 386): the bound sits between.
 func TestCapacityOnUntunedShapes(t *testing.T) {
+	oneProc(t)
 	r := rand.New(rand.NewPCG(77, 78))
 	logNormal := func(median, sigma float64) int { return max(1, int(median*math.Exp(sigma*r.NormFloat64()))) }
 	for _, shape := range []struct {
@@ -1010,30 +1035,38 @@ func TestCapacityOnUntunedShapes(t *testing.T) {
 				return logNormal(300, 0.5)
 			}
 			return logNormal(32<<10, 0.7)
-		}, 4096, 1.48},
+		}, 4096, 1.49},
 		{"exponential, mean 4 KiB, one piece", func() int { return max(1, int(4096*r.ExpFloat64())) }, 1 << 20, 1.4},
 	} {
-		var p bytebuf.Pool
-		var inFlight [4]*bytebuf.Buffer
-		for k := range inFlight {
-			inFlight[k] = p.Get()
-		}
-		var capSum, written int
-		for i := range 60000 {
-			n := min(shape.length(), 1<<20)
-			b := inFlight[i%4]
-			for m := n; m > 0; m -= shape.piece {
-				b.Write(payload[:min(m, shape.piece)])
+		// Three pools, three sequences, one ratio over all: the mix's
+		// default capacity can settle in either mode, and one sequence
+		// ranged from 1.38 to 1.477 over 240 runs.
+		var capSum, written int64 // over 2^31 on 32-bit platforms
+		for range 3 {
+			var p bytebuf.Pool
+			var inFlight [4]*bytebuf.Buffer
+			for k := range inFlight {
+				inFlight[k] = p.Get()
 			}
-			if i >= 20000 {
-				capSum += b.Cap()
-				written += n
+			var c, w int64
+			for i := range 60000 {
+				n := min(shape.length(), 1<<20)
+				b := inFlight[i%4]
+				for m := n; m > 0; m -= shape.piece {
+					b.Write(payload[:min(m, shape.piece)])
+				}
+				if i >= 20000 {
+					c += int64(b.Cap())
+					w += int64(n)
+				}
+				p.Put(b)
+				inFlight[i%4] = p.Get()
 			}
-			p.Put(b)
-			inFlight[i%4] = p.Get()
+			capSum, written = capSum+c, written+w
+			t.Logf("%s: capacity/written %.3f; stats %+v", shape.name, float64(c)/float64(w), p.Stats())
 		}
 		ratio := float64(capSum) / float64(written)
-		t.Logf("%s: capacity/written %.3f; stats %+v", shape.name, ratio, p.Stats())
+		t.Logf("%s: capacity/written %.3f over the three", shape.name, ratio)
 		if ratio > shape.most {
 			t.Errorf("%s: capacity/written %.3f, want at most %.2f", shape.name, ratio, shape.most)
 		}

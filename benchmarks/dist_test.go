@@ -266,15 +266,22 @@ func benchDistIn[B any](b *testing.B, parallel bool, lengths []int, piece int, n
 //	benchstat -col /impl dist.txt
 func BenchmarkDist(b *testing.B) {
 	for _, wl := range distWorkloads {
-		for _, mode := range []string{"serial", "parallel"} {
-			par := mode == "parallel"
-			name := func(impl string) string { return "workload=" + wl.name + "/mode=" + mode + "/impl=" + impl }
-			b.Run(name("syncpool"), func(b *testing.B) { benchDist(b, par, wl.lengths, distSyncPool) })
-			b.Run(name("bytebufferpool"), func(b *testing.B) { benchDist(b, par, wl.lengths, distBytebufferpool) })
-			b.Run(name("libp2p"), func(b *testing.B) { benchDist(b, par, wl.lengths, distLibp2p) })
-			b.Run(name("zap"), func(b *testing.B) { benchDist(b, par, wl.lengths, distZap) })
-			b.Run(name("bytebuf"), func(b *testing.B) { benchDist(b, par, wl.lengths, distBytebuf) })
-		}
+		benchDistPools(b, wl, distChunk)
+	}
+}
+
+// benchDistPools runs the workload, in pieces of at most piece bytes, for
+// the five pools, serial and parallel: the sub-benchmarks
+// workload=W/mode=M/impl=I of BenchmarkDist and BenchmarkDistUntuned.
+func benchDistPools(b *testing.B, wl distWorkload, piece int) {
+	for _, mode := range []string{"serial", "parallel"} {
+		par := mode == "parallel"
+		name := func(impl string) string { return "workload=" + wl.name + "/mode=" + mode + "/impl=" + impl }
+		b.Run(name("syncpool"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, piece, distSyncPool) })
+		b.Run(name("bytebufferpool"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, piece, distBytebufferpool) })
+		b.Run(name("libp2p"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, piece, distLibp2p) })
+		b.Run(name("zap"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, piece, distZap) })
+		b.Run(name("bytebuf"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, piece, distBytebuf) })
 	}
 }
 
@@ -327,15 +334,7 @@ var untunedWorkloads = func() []untunedWorkload {
 //	go test -run '^$' -bench DistUntuned -cpu 1,2 -benchtime 65536x -count 6 > untuned.txt
 func BenchmarkDistUntuned(b *testing.B) {
 	for _, wl := range untunedWorkloads {
-		for _, mode := range []string{"serial", "parallel"} {
-			par := mode == "parallel"
-			name := func(impl string) string { return "workload=" + wl.name + "/mode=" + mode + "/impl=" + impl }
-			b.Run(name("syncpool"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distSyncPool) })
-			b.Run(name("bytebufferpool"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distBytebufferpool) })
-			b.Run(name("libp2p"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distLibp2p) })
-			b.Run(name("zap"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distZap) })
-			b.Run(name("bytebuf"), func(b *testing.B) { benchDistIn(b, par, wl.lengths, wl.piece, distBytebuf) })
-		}
+		benchDistPools(b, wl.distWorkload, wl.piece)
 	}
 }
 

@@ -443,11 +443,16 @@ func (st *state) planGrowth(total float64, maxClass int) {
 		}
 	}
 	// w[j] and m[j]: the weight of the classes below j, and of their
-	// lengths, from lo.
+	// lengths, from lo; size[j] and cw[j]: class j's size, and that times
+	// its copy weight, computed here once rather than in the inner loop
+	// below, which runs up to nClasses²/2 times.
 	var w, m [nClasses + 1]float64
+	var size, cw [nClasses]float64
 	for j := max(lo, 0); j <= hi; j++ {
 		w[j+1] = w[j] + st.weight[j]
 		m[j+1] = m[j] + st.weight[j]*mid(j)
+		size[j] = float64(sizeclass.Size(j))
+		cw[j] = copyWeightOf(size[j]) * size[j]
 	}
 	var cost [nClasses + 1]float64
 	for i := nClasses - 1; i >= 0; i-- {
@@ -459,8 +464,7 @@ func (st *state) planGrowth(total float64, maxClass int) {
 		case w[hi+1]-w[i] >= keepShare*total:
 			best := math.Inf(1)
 			for t := i; t <= hi; t++ {
-				size := float64(sizeclass.Size(t))
-				c := size*(w[t+1]-w[i]) - (m[t+1] - m[i]) + copyWeightOf(size)*size*(w[hi+1]-w[t+1]) + cost[t+1]
+				c := size[t]*(w[t+1]-w[i]) - (m[t+1] - m[i]) + cw[t]*(w[hi+1]-w[t+1]) + cost[t+1]
 				if c < best {
 					best, g = c, int32(t+1)
 				}

@@ -23,6 +23,12 @@ var payload = bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
 
 // use gets a Buffer, writes n bytes into it in chunks of at most 4 KiB, and
 // puts it back.
+func use(p *bytebuf.Pool, n int) {
+	b := p.Get()
+	write(b, n)
+	p.Put(b)
+}
+
 // oneProc runs the rest of the test at GOMAXPROCS 1, for tests of what the
 // calibration makes of one goroutine's lengths. Above 1, the sampler's
 // cells (picked by stack address) reach their calibrations at other points
@@ -35,12 +41,6 @@ var payload = bytes.Repeat([]byte("0123456789abcdef"), 1<<17) // 2 MiB
 func oneProc(t *testing.T) {
 	prev := runtime.GOMAXPROCS(1)
 	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
-}
-
-func use(p *bytebuf.Pool, n int) {
-	b := p.Get()
-	write(b, n)
-	p.Put(b)
 }
 
 func write(b *bytebuf.Buffer, n int) {

@@ -869,7 +869,8 @@ func TestGrowthAtChunkBoundary(t *testing.T) {
 // capacity/written 1.44 here (1.44 to 1.51 with four Buffers in flight,
 // above the 1.5 the pool is held to in three runs of eight); with the plan,
 // 1.34 to 1.40 times, for 1.33 to 1.34 (1.35 to 1.40 with four in flight).
-// The bounds: at most 1.5 growths each, and capacity/written at most 1.4.
+// The bounds: at most 1.6 growths each (not under the race detector, see
+// below), and capacity/written at most 1.4.
 func TestGrowthOfPieces(t *testing.T) {
 	oneProc(t)
 	var p bytebuf.Pool
@@ -879,7 +880,7 @@ func TestGrowthOfPieces(t *testing.T) {
 		use(&p, length())
 	}
 	grown, growths := 0, 0
-	var capSum, written int
+	var capSum, written, left int
 	for range 4000 {
 		n := length()
 		written += n
@@ -890,6 +891,7 @@ func TestGrowthOfPieces(t *testing.T) {
 			b.Write(payload[:m])
 			n -= m
 			if b.Cap() != c {
+				left += c
 				c = b.Cap()
 				k++
 			}
@@ -903,23 +905,31 @@ func TestGrowthOfPieces(t *testing.T) {
 	}
 	mean := float64(growths) / float64(max(grown, 1))
 	ratio := float64(capSum) / float64(written)
-	t.Logf("%d Buffers grew with bytes on their home array, %.2f growths each; capacity/written %.3f; stats %+v", grown, mean, ratio, p.Stats())
+	// What the plan minimizes, per byte written: capacity unused at Put
+	// plus copyWeight (0.35 at these sizes) times the capacity each growth
+	// left, which it copied.
+	cost := (float64(capSum-written) + 0.35*float64(left)) / float64(written)
+	t.Logf("%d Buffers grew with bytes on their home array, %.2f growths each; capacity/written %.3f; cost %.3f; stats %+v", grown, mean, ratio, cost, p.Stats())
 	if grown < 1000 {
 		t.Fatalf("only %d of 4000 Buffers grew with bytes on their home array: the test no longer tests that", grown)
 	}
-	// 1.34 growths at GOMAXPROCS 1 (see oneProc for the spread above it).
-	most, mostRatio := 1.5, 1.4
-	if race.Enabled {
-		// The race detector's sync.Pool drops a share of the Buffers put
-		// back at random, and the calibration differs: 1.30 to 1.56
-		// growths and 1.29 to 1.41 in 12 runs at -cpu 1,4.
-		most, mostRatio = 1.7, 1.45
+	// Growths: 1.34 at GOMAXPROCS 1 in 298 runs of 300 (amd64 and 386), 1.46
+	// and 1.52 in the others, when the pool calibrated to a default one
+	// class off; a plan that grows one class at a time grows 2.01 times.
+	// Under the race detector, whose sync.Pool drops a share of the Buffers
+	// put back, so that new ones sample at other phases, the calibrations
+	// differ from run to run (-tags reusedebug, -cpu 1,4): 1.34 to 1.71
+	// growths at capacity/written 1.28 to 1.35 in 136 runs of 140, and
+	// nearly one class at a time in the others (1.83 to 2.01, at 1.25 to
+	// 1.28; CI failed on one). By the plan's own measure (cost above, 0.597
+	// to 0.655 in 60 of those runs) such weights make the two a near tie,
+	// so the count is not bounded there. Capacity/written is, in every
+	// mode: 1.44 to 1.48 before the plan, at most 1.38 with it.
+	if mean > 1.6 && !race.Enabled {
+		t.Errorf("Buffers written in pieces grew %.2f times each, want at most 1.6", mean)
 	}
-	if mean > most {
-		t.Errorf("Buffers written in pieces grew %.2f times each, want at most %.2f", mean, most)
-	}
-	if ratio > mostRatio {
-		t.Errorf("capacity/written %.3f, want at most %.2f", ratio, mostRatio)
+	if ratio > 1.4 {
+		t.Errorf("capacity/written %.3f, want at most 1.4", ratio)
 	}
 }
 

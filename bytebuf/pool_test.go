@@ -870,7 +870,7 @@ func TestGrowthAtChunkBoundary(t *testing.T) {
 // above the 1.5 the pool is held to in three runs of eight); with the plan,
 // 1.34 to 1.40 times, for 1.33 to 1.34 (1.35 to 1.40 with four in flight).
 // The bounds: at most 1.6 growths each (not under the race detector, see
-// below), and capacity/written at most 1.4.
+// below), and capacity/written at most 1.43.
 func TestGrowthOfPieces(t *testing.T) {
 	oneProc(t)
 	var p bytebuf.Pool
@@ -923,13 +923,16 @@ func TestGrowthOfPieces(t *testing.T) {
 	// nearly one class at a time in the others (1.83 to 2.01, at 1.25 to
 	// 1.28; CI failed on one). By the plan's own measure (cost above, 0.597
 	// to 0.655 in 60 of those runs) such weights make the two a near tie,
-	// so the count is not bounded there. Capacity/written is, in every
-	// mode: 1.44 to 1.48 before the plan, at most 1.38 with it.
+	// so the count is not bounded there. Capacity/written, in every mode:
+	// 1.44 to 1.48 before the plan; with it, at most 1.38, and 1.40 to 1.41
+	// where the default lands a class above the median, which is on a class
+	// boundary (16 KiB): 2 runs of about 1400 on 386, each with another test
+	// binary running beside it.
 	if mean > 1.6 && !race.Enabled {
 		t.Errorf("Buffers written in pieces grew %.2f times each, want at most 1.6", mean)
 	}
-	if ratio > 1.4 {
-		t.Errorf("capacity/written %.3f, want at most 1.4", ratio)
+	if ratio > 1.43 {
+		t.Errorf("capacity/written %.3f, want at most 1.43", ratio)
 	}
 }
 

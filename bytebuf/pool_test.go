@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -564,8 +566,11 @@ func TestDefaultCapSettles(t *testing.T) {
 	// in 2. The bounds were 4 changes and 3 values, which failed 12 of those
 	// 3000 runs (and a run of scripts/manycore). Wandering, which this test
 	// guards against, took the default over 6 classes (12 to 28 KiB), which
-	// maxValues still catches.
-	maxChanges, maxValues := 6, 4
+	// maxValues still catches. 5 values (5 changes) in 1 of about 1400 runs
+	// at -cpu 1,4 with two other test binaries running beside it, as the
+	// packages of CI's go test run side by side: so 5, as under the race
+	// detector.
+	maxChanges, maxValues := 6, 5
 	if race.Enabled {
 		// The race detector's sync.Pool drops a share of the Buffers put
 		// back at random, which adds to the noise of the samples: 0 to 5
@@ -577,8 +582,8 @@ func TestDefaultCapSettles(t *testing.T) {
 		maxChanges, maxValues = 8, 5
 	}
 	if changes > maxChanges || len(seen) > maxValues {
-		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values; want at most %d changes and %d values",
-			changes, len(seen), maxChanges, maxValues)
+		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values (%v); want at most %d changes and %d values",
+			changes, len(seen), slices.Sorted(maps.Keys(seen)), maxChanges, maxValues)
 	}
 }
 

@@ -570,7 +570,7 @@ func TestDefaultCapSettles(t *testing.T) {
 	// binaries, 7 changes (4 values) in 1 of about 1400 more; under the race
 	// detector up to 5 changes in 72 runs and 4 values in a CI run. Wandering,
 	// which this test guards against, took the default over 6 classes (12 to
-	// 28 KiB); without the hysteresis it changes 25 to 29 times.
+	// 28 KiB); without the hysteresis it changes 20 to 29 times.
 	maxChanges, maxValues := 8, 5
 	if changes > maxChanges || len(seen) > maxValues {
 		t.Errorf("DefaultCap changed %d times over 200000 Puts of one distribution, taking %d values (%v); want at most %d changes and %d values",
@@ -706,14 +706,13 @@ func TestDefaultCapFallsFast(t *testing.T) {
 	for ; n < 100000 && classDistance(p.Stats().DefaultCap, 1024) > 2; n++ {
 		use(&p, length(1024))
 	}
-	limit := 6000
-	if race.Enabled {
-		// The race detector's sync.Pool drops a share of the Buffers put
-		// back at random, and the new ones start their sampling at random
-		// phases: 1300 to 6250 Puts in 21 runs at -cpu 1,4 (2940 to 3050
-		// without it). The behaviour this test guards against took 15000.
-		limit = 10000
-	}
+	// 2940 to 3050 Puts at -cpu 1,4 alone. Under the race detector, whose
+	// sync.Pool drops a share of the Buffers put back, the new ones start
+	// their sampling at random phases: 1300 to 6250 in 21 runs. With other
+	// test binaries running beside it, as the packages of CI's go test do,
+	// the same (7237 in 1 of about 1500 runs beside two others). The
+	// behaviour this test guards against took 15000.
+	limit := 10000
 	if n > limit {
 		t.Errorf("DefaultCap reached %d, within two classes of the new median 1024, after %d Puts; want at most %d", p.Stats().DefaultCap, n, limit)
 	}

@@ -364,3 +364,72 @@ func TestBenchmarksReadmeShort(t *testing.T) {
 		t.Errorf("benchmarks/README.md has %d lines, want at most 300: move history to benchmarks/results/<date>-<topic>.md", n)
 	}
 }
+
+// lineClaim matches a claim of size in lines: "`cmd/reuse/internal/chart`,
+// about 300 lines" or "about three hundred lines".
+var lineClaim = regexp.MustCompile("(?:`([\\w/.-]+)`[^.`]{0,40}?)?\\b(?:about |some |only )?(\\d+|one|two|three|four|five) (hundred )?lines\\b")
+
+// goLines counts the lines of the non-test Go files in dir, or of the file
+// path.
+func goLines(t *testing.T, path string) int {
+	t.Helper()
+	full := filepath.Join(root, path)
+	st, err := os.Stat(full)
+	if err != nil {
+		return -1
+	}
+	files := []string{full}
+	if st.IsDir() {
+		files, _ = filepath.Glob(filepath.Join(full, "*.go"))
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += strings.Count(string(b), "\n")
+	}
+	return n
+}
+
+// TestLineCounts checks every claim of a size in lines in README.md and the
+// package docs: it must name the package or file, in backquotes, and be
+// within a tenth of its size in non-test Go lines.
+func TestLineCounts(t *testing.T) {
+	skipWasm(t)
+	words := map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+	docs := []string{"README.md"}
+	for _, dir := range append(contractPackages, "cmd/reuse/internal/chart", "cmd/reuse/internal/report") {
+		docs = append(docs, filepath.Join(dir, "doc.go"))
+	}
+	for _, doc := range docs {
+		if _, err := os.Stat(filepath.Join(root, doc)); err != nil {
+			continue
+		}
+		text := space.ReplaceAllString(strings.ReplaceAll(read(t, doc), "\n//", "\n"), " ")
+		for _, m := range lineClaim.FindAllStringSubmatch(text, -1) {
+			n, err := strconv.Atoi(m[2])
+			if err != nil {
+				n = words[m[2]]
+			}
+			if m[3] != "" {
+				n *= 100
+			}
+			path := m[1]
+			if path == "" && strings.HasSuffix(doc, "doc.go") {
+				path = filepath.Dir(doc)
+			}
+			got := goLines(t, path)
+			switch {
+			case path == "" || got < 0:
+				t.Errorf("%s: %q: a size in lines must name the package or file it counts", doc, m[0])
+			case float64(n) < 0.9*float64(got) || float64(n) > 1.1*float64(got):
+				t.Errorf("%s: %q: %s has %d lines of non-test Go", doc, m[0], path, got)
+			}
+		}
+	}
+}

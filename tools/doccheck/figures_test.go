@@ -128,11 +128,16 @@ func read(t *testing.T, path string) string {
 var space = regexp.MustCompile(`\s+`)
 
 // find returns the submatches of re in the file at path, with every run of
-// white space read as one space, failing the test when the text that
-// states a figure is gone (then this test needs the new wording).
+// white space read as one space (and in a Go file, the // of each comment
+// line as white space), failing the test when the text that states a
+// figure is gone (then this test needs the new wording).
 func find(t *testing.T, path, re string) []string {
 	t.Helper()
-	m := regexp.MustCompile(re).FindStringSubmatch(space.ReplaceAllString(read(t, path), " "))
+	text := read(t, path)
+	if strings.HasSuffix(path, ".go") {
+		text = commentBreak.ReplaceAllString(text, " ")
+	}
+	m := regexp.MustCompile(re).FindStringSubmatch(space.ReplaceAllString(text, " "))
 	if m == nil {
 		t.Fatalf("%s: no match for %q: the figure's wording changed; update this test", path, re)
 	}

@@ -438,3 +438,26 @@ func TestLineCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageDocFigures checks sizes the package docs state against the
+// constants that decide them.
+func TestPackageDocFigures(t *testing.T) {
+	skipWasm(t)
+	for _, c := range []struct {
+		doc, re, dir, name string
+		shift              int64
+	}{
+		{"bufiopool/doc.go", `from MinSize \((\d+) bytes`, "bufiopool", "MinSize", 0},
+		{"bufiopool/doc.go", `MaxPooledSize \((\d+) KiB\)`, "bufiopool", "MaxPooledSize", 10},
+		{"jsonpool/doc.go", `Encoders that wrote more than (\d+) KiB`, "jsonpool", "maxRetained", 10},
+		{"slices.go", `fit in (\d+) MiB, rounded down to a size class \((\d+) MiB for \[\]byte`, ".", "DefaultSliceBytes", 20},
+	} {
+		m := find(t, c.doc, c.re)
+		want := constValue(t, c.dir, c.name) >> c.shift
+		for _, got := range m[1:] {
+			if got != strconv.FormatInt(want, 10) {
+				t.Errorf("%s: %q says %s; %s is %d", c.doc, m[0], got, c.name, want)
+			}
+		}
+	}
+}

@@ -51,9 +51,9 @@ const Debug = debug.Enabled
 // The bookkeeping lives in side tables keyed by weak pointers to the objects,
 // so it keeps nothing alive: pools and their objects are collected as usual.
 // It costs a lock, a stack capture and, for poisoned or snapshotted memory, a
-// pass over it on each Put and each Get, which makes a Get/Put pair about a
-// hundred times slower (benchmarks/README.md has the figures), and no
-// allocation once an object has been seen, so allocation tests still hold.
+// pass over it on each Put and each Get, which makes a Get/Put pair many
+// times slower (benchmarks/README.md has the figures), and no allocation
+// once an object has been seen, so allocation tests still hold.
 // That is for tests, not production. Under TinyGo records are never
 // freed, so memory grows with the number of distinct objects pooled.
 //

@@ -39,6 +39,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/reuse-go/reuse/internal/race"
 )
 
 const perpPath = "github.com/reuse-go/reuse/internal/perp"
@@ -466,8 +468,8 @@ func repoRoot(t *testing.T) string {
 // TestPinUnpin checks every Go file of the repository, every module and
 // test files included, except testdata.
 func TestPinUnpin(t *testing.T) {
-	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
-		t.Skip("reads the whole repository; the native run checks it")
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" || race.Enabled {
+		t.Skip("reads the whole repository; the native run without -race checks it")
 	}
 	root := repoRoot(t)
 	c := newPinChecker()

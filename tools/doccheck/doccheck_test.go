@@ -18,17 +18,20 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/reuse-go/reuse/internal/race"
 )
 
 // root is the repository root, two levels above this package.
 const root = "../.."
 
 // skipWasm skips the tests that read the repository under js/wasm and
-// wasip1; the native run checks the same files.
+// wasip1, and under the race detector, which makes them ten times slower
+// and has nothing to find in them; the native run checks the same files.
 func skipWasm(t *testing.T) {
 	t.Helper()
-	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
-		t.Skip("reads the repository; the native run checks it")
+	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" || race.Enabled {
+		t.Skip("reads the repository; the native run without -race checks it")
 	}
 }
 

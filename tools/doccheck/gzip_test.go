@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
-
-	"github.com/reuse-go/reuse/internal/race"
 )
 
 // allocated returns the bytes and allocations f makes, averaged over runs.
@@ -30,10 +28,7 @@ func near(got, want float64) bool { return math.Abs(got-want) <= want/20 }
 // TestGzipFigures checks the sizes gzpool's documentation gives for a
 // compress/gzip writer and reader against what they allocate with this Go.
 func TestGzipFigures(t *testing.T) {
-	skipWasm(t)
-	if race.Enabled {
-		t.Skip("the race detector changes what is allocated")
-	}
+	skipWasm(t) // and the race detector, which changes what is allocated
 	writer := func(level int) func() {
 		return func() {
 			w, _ := gzip.NewWriterLevel(io.Discard, level)

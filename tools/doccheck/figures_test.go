@@ -239,6 +239,17 @@ func TestReadmeFigures(t *testing.T) {
 		t.Errorf("README.md: Go %s or newer, go.mod says go %s", goVersion, want)
 	}
 
+	// The versions of the nested modules' dependencies.
+	for _, c := range []struct{ doc, re, mod, dep string }{
+		{"README.md", "`github.com/prometheus/client_golang` (v[\\d.]+)", "reuseprom/go.mod", "github.com/prometheus/client_golang"},
+		{"kgzip/doc.go", `it requires klauspost/compress (v[\d.]+)`, "kgzip/go.mod", "github.com/klauspost/compress"},
+	} {
+		got := find(t, c.doc, c.re)[1]
+		if want := find(t, c.mod, regexp.QuoteMeta(c.dep)+` (v[\d.]+)`)[1]; got != want {
+			t.Errorf("%s: %s %s; %s requires %s", c.doc, c.dep, got, c.mod, want)
+		}
+	}
+
 	// The Debian packages scripts/test installs.
 	listed := regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(
 		find(t, "README.md", `installs any missing Debian packages\s*\(([^)]*)\)`)[1], -1)

@@ -51,6 +51,9 @@ func TestGzipFigures(t *testing.T) {
 	if !near(b, kb(m[1])) || strconv.Itoa(int(math.Round(n))) != m[2] {
 		t.Errorf("gzpool/doc.go: a new gzip.Writer costs %s KB and %s allocations; it allocates %.0f KB in %.0f", m[1], m[2], b/1000, n)
 	}
+	if m := find(t, "README.md", `gzip without the (\d+) KB setup per call`); !near(b, kb(m[1])) {
+		t.Errorf("README.md: gzip's setup is %s KB per call; a new writer allocates %.0f KB", m[1], b/1000)
+	}
 	m = find(t, "gzpool/doc.go", `holds (\d+) KB \(levels -2 and 0\), (\d+) KB \(levels 2 to 9\) or ([\d.]+) MB \(level 1, BestSpeed\); each reader about (\d+) KB`)
 	for _, c := range []struct {
 		levels []int
@@ -65,6 +68,16 @@ func TestGzipFigures(t *testing.T) {
 				t.Errorf("gzpool/doc.go: a writer of level %d holds %.0f KB; it allocates %.0f KB", l, c.want/1000, b/1000)
 			}
 		}
+	}
+	// README.md gives the range of the writers' sizes in MB, to one decimal.
+	r := find(t, "README.md", `pooled gzip writer holds ([\d.]+)–([\d.]+) MB`)
+	lo, hi := math.Inf(1), 0.0
+	for l := gzip.HuffmanOnly; l <= gzip.BestCompression; l++ {
+		b, _ := allocated(5, writer(l))
+		lo, hi = min(lo, b), max(hi, b)
+	}
+	if r[1] != strconv.FormatFloat(lo/1e6, 'f', 1, 64) || r[2] != strconv.FormatFloat(hi/1e6, 'f', 1, 64) {
+		t.Errorf("README.md: a pooled gzip writer holds %s–%s MB; they allocate %.2f–%.2f MB", r[1], r[2], lo/1e6, hi/1e6)
 	}
 	var buf bytes.Buffer
 	w := gzip.NewWriter(&buf)

@@ -122,6 +122,12 @@ func (s Stats) Hits() uint64 {
 // Get takes a value from the pool, or returns New() when the pool is empty
 // (the zero T when New is nil). The caller owns the value until it Puts it.
 //
+// A value from the pool has been through Reset, when Reset is set. Get may
+// treat the pool as empty at any time, as sync.Pool's Get may: do not assume
+// any relation between the values Put and those Get returns. Outside the
+// debug build, Get allocates nothing but what New does. It panics on a nil
+// *Pool.
+//
 //go:nosplit
 func (p *Pool[T]) Get() T {
 	// Implementation: Get and Put are written for what they compile to,

@@ -43,7 +43,8 @@ type options struct {
 	sample                     int
 	budget                     string
 	seed                       uint64
-	mdPath, jsonPath           string
+	mdPath, jsonPath, brief    string
+	from                       string
 }
 
 func parseFlags(args []string) (options, error) {
@@ -61,6 +62,8 @@ func parseFlags(args []string) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the order of the pools in each round")
 	fs.StringVar(&o.mdPath, "md", "-", "where the Markdown tables go (-: standard output)")
 	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON (empty: nowhere)")
+	fs.StringVar(&o.from, "from", "", "measure nothing: write the tables of the JSON a run wrote before")
+	fs.StringVar(&o.brief, "brief", "", "where the summary and the at-a-glance table alone go, as Markdown (empty: nowhere)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -240,6 +243,9 @@ func mainErr(args []string, progress io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.from != "" {
+		return rewrite(o)
+	}
 	budget, err := parseBytes(o.budget)
 	if err != nil {
 		return err
@@ -290,6 +296,20 @@ func mainErr(args []string, progress io.Writer) error {
 	return writeOutputs(rep, o)
 }
 
+// rewrite writes the tables of the report in o.from.
+func rewrite(o options) error {
+	b, err := os.ReadFile(o.from)
+	if err != nil {
+		return err
+	}
+	rep := new(report)
+	if err := json.Unmarshal(b, rep); err != nil {
+		return fmt.Errorf("userview: %s: %w", o.from, err)
+	}
+	o.jsonPath = ""
+	return writeOutputs(rep, o)
+}
+
 // writeOutputs writes the Markdown and, when asked, the JSON.
 func writeOutputs(rep *report, o options) error {
 	if o.jsonPath != "" {
@@ -298,6 +318,14 @@ func writeOutputs(rep *report, o options) error {
 			return err
 		}
 		if err := os.WriteFile(o.jsonPath, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if o.brief != "" {
+		var sb strings.Builder
+		writeSummary(&sb, rep)
+		writeGlance(&sb, rep)
+		if err := os.WriteFile(o.brief, []byte(sb.String()), 0o644); err != nil {
 			return err
 		}
 	}

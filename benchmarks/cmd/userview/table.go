@@ -61,13 +61,30 @@ func writeMarkdown(w io.Writer, rep *report) {
 	fmt.Fprintf(w, "Each figure is the median of the rounds; in each round the pools run in a shuffled order. ")
 	fmt.Fprintf(w, "Time and peak heap are multiples of bytebuf's (below 1: the peer is faster, or holds less). ")
 	fmt.Fprintf(w, "A peer dominates bytebuf when it is at least 10%% faster and its peak heap is at most bytebuf's. ")
-	fmt.Fprintf(w, "The runtime counts heap objects a span at a time (8 KiB or more per size class in use, per P), so peak heaps of a few tens of KiB are at its granularity.\n\n")
+	fmt.Fprintf(w, "The runtime counts the small objects of a span when the span leaves a P's cache, so up to one span per size class in use per P (8 KiB or more each) goes uncounted at any moment: ")
+	fmt.Fprintf(w, "peak heaps below %d KiB are at that granularity, and the rows where bytebuf's is are marked † in the summary.\n\n", fine>>10)
 	writeSummary(w, rep)
 	writeGlance(w, rep)
 	fmt.Fprintf(w, "## Every row\n\n")
 	for _, rw := range rep.Rows {
 		writeRow(w, rep, rw)
 	}
+}
+
+// fine is the peak heap below which the runtime's count is too coarse to
+// compare pools by.
+const fine = 64 << 10
+
+// countFine returns how many of the dominated rows have bytebuf's peak heap
+// below fine.
+func countFine(rows []*row) int {
+	n := 0
+	for _, rw := range rows {
+		if len(rw.Dominant) > 0 && rw.Medians[reference].PeakHeap < fine {
+			n++
+		}
+	}
+	return n
 }
 
 // writeSummary counts the rows a peer dominates, and lists them.
@@ -90,7 +107,10 @@ func writeSummary(w io.Writer, rep *report) {
 		}
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(w, " (by peer: %s)", strings.Join(parts, ", "))
+		fmt.Fprintf(w, "; rows by peer: %s", strings.Join(parts, ", "))
+	}
+	if k := countFine(rep.Rows); k > 0 {
+		fmt.Fprintf(w, "; on %d of the dominated rows (†) bytebuf's peak heap is below %d KiB", k, fine>>10)
 	}
 	fmt.Fprintf(w, ".\n\n")
 	if n == 0 {
@@ -99,7 +119,11 @@ func writeSummary(w io.Writer, rep *report) {
 	fmt.Fprintf(w, "| shape | mode | P | dominated by |\n|---|---|--:|---|\n")
 	for _, rw := range rep.Rows {
 		if len(rw.Dominant) > 0 {
-			fmt.Fprintf(w, "| %s | %s | %d | %s |\n", rw.Shape, rw.Mode, rw.Procs, strings.Join(rw.Dominant, ", "))
+			mark := ""
+			if rw.Medians[reference].PeakHeap < fine {
+				mark = " †"
+			}
+			fmt.Fprintf(w, "| %s%s | %s | %d | %s |\n", rw.Shape, mark, rw.Mode, rw.Procs, strings.Join(rw.Dominant, ", "))
 		}
 	}
 	fmt.Fprintln(w)

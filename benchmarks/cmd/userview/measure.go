@@ -5,6 +5,7 @@ import (
 	"runtime/metrics"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/reuse-go/reuse/benchmarks/internal/shapes"
@@ -26,12 +27,13 @@ type run struct {
 
 // result is one measurement's figures.
 type result struct {
-	NsPerOp    float64 `json:"ns_per_op"`    // wall time of the timed pass per op
-	PeakHeap   int64   `json:"peak_heap"`    // high-water mark of heap objects over the baseline, bytes
-	BPerOp     float64 `json:"b_per_op"`     // heap bytes allocated per op in the timed pass
-	Retained   int64   `json:"retained"`     // heap objects over the baseline after two collections, bytes
-	CapWritten float64 `json:"cap_written"`  // capacity at Put over the bytes written, timed pass
-	Samples    int     `json:"heap_samples"` // heap samples taken
+	NsPerOp    float64 `json:"ns_per_op"`     // wall time of the timed pass per op
+	CPUNsPerOp float64 `json:"cpu_ns_per_op"` // the process's CPU time (user and system) in the timed pass per op
+	PeakHeap   int64   `json:"peak_heap"`     // high-water mark of heap objects over the baseline, bytes
+	BPerOp     float64 `json:"b_per_op"`      // heap bytes allocated per op in the timed pass
+	Retained   int64   `json:"retained"`      // heap objects over the baseline after two collections, bytes
+	CapWritten float64 `json:"cap_written"`   // capacity at Put over the bytes written, timed pass
+	Samples    int     `json:"heap_samples"`  // heap samples taken
 }
 
 const (
@@ -44,6 +46,16 @@ const (
 func readMetric(s []metrics.Sample) int64 {
 	metrics.Read(s)
 	return int64(s[0].Value.Uint64())
+}
+
+// cpuTime returns the CPU time the process has used, user and system, in
+// nanoseconds (0 where getrusage fails).
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // peak keeps the high-water mark of heap objects; only the measuring
@@ -217,9 +229,9 @@ func measure[B any](r run, newImpl func() impl[B]) result {
 	for _, w := range ws {
 		w.i, w.capSum, w.written = w.start, 0, 0
 	}
-	a0 := readMetric(allocs)
+	a0, c0 := readMetric(allocs), cpuTime()
 	elapsed := pass(ws, per, p, r.sample)
-	a1 := readMetric(allocs)
+	a1, c1 := readMetric(allocs), cpuTime()
 	p.take()
 	var capSum, written int64
 	for _, w := range ws {
@@ -234,6 +246,7 @@ func measure[B any](r run, newImpl func() impl[B]) result {
 	ops := float64(per * nw)
 	return result{
 		NsPerOp:    float64(elapsed.Nanoseconds()) / ops,
+		CPUNsPerOp: float64(c1-c0) / ops,
 		PeakHeap:   max(0, p.max-base),
 		BPerOp:     float64(a1-a0) / ops,
 		Retained:   max(0, retained),

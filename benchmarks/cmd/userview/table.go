@@ -32,6 +32,7 @@ func medianResult(rs []result) result {
 	}
 	return result{
 		NsPerOp:    col(func(r result) float64 { return r.NsPerOp }),
+		CPUNsPerOp: col(func(r result) float64 { return r.CPUNsPerOp }),
 		PeakHeap:   int64(col(func(r result) float64 { return float64(r.PeakHeap) })),
 		BPerOp:     col(func(r result) float64 { return r.BPerOp }),
 		Retained:   int64(col(func(r result) float64 { return float64(r.Retained) })),
@@ -160,8 +161,8 @@ func writeGlance(w io.Writer, rep *report) {
 // writeRow writes one row's table: every pool's figures.
 func writeRow(w io.Writer, rep *report, rw *row) {
 	fmt.Fprintf(w, "### %s, %s, P=%d\n\nPieces of %d B; %d ops per pass.\n\n", rw.Shape, rw.Mode, rw.Procs, rw.Piece, rw.Ops)
-	fmt.Fprintf(w, "| pool | time × | peak heap × | ns/op | peak heap KiB | B/op | retained KiB | cap/written | dominates bytebuf |\n")
-	fmt.Fprintf(w, "|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	fmt.Fprintf(w, "| pool | time × | peak heap × | ns/op | CPU ns/op | peak heap KiB | B/op | retained KiB | cap/written | dominates bytebuf |\n")
+	fmt.Fprintf(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	ref := rw.Medians[reference]
 	for _, p := range rep.Peers {
 		m := rw.Medians[p]
@@ -172,9 +173,9 @@ func writeRow(w io.Writer, rep *report, rw *row) {
 		case slices.Contains(rw.Dominant, p):
 			verdict = "**yes**"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %.0f | %s | %.0f | %s | %.2f | %s |\n", p,
+		fmt.Fprintf(w, "| %s | %s | %s | %.0f | %.0f | %s | %.0f | %s | %.2f | %s |\n", p,
 			ratio(m.NsPerOp, ref.NsPerOp), ratio(float64(m.PeakHeap), float64(ref.PeakHeap)),
-			m.NsPerOp, kib(m.PeakHeap), m.BPerOp, kib(m.Retained), m.CapWritten, verdict)
+			m.NsPerOp, m.CPUNsPerOp, kib(m.PeakHeap), m.BPerOp, kib(m.Retained), m.CapWritten, verdict)
 	}
 	fmt.Fprintln(w)
 }

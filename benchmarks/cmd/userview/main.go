@@ -17,7 +17,7 @@
 // bytebuf's.
 //
 //	go run ./cmd/userview -md results/userview.md -json results/userview.json
-//	go run ./cmd/userview -shapes heldout -cpu 1 -rounds 3 -bytes 64MiB   # quick
+//	go run ./cmd/userview -rounds 3 -bytes 128MiB   # quick
 package main
 
 import (
@@ -56,7 +56,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.modes, "modes", "serial,parallel", "serial (one goroutine), parallel (one per P), or both")
 	fs.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every pool once per row, in a shuffled order")
 	fs.IntVar(&o.ops, "ops", 0, "ops per timed pass (0: as many as -bytes allows, at most one pass through the lengths, 65536)")
-	fs.StringVar(&o.budget, "bytes", "512MiB", "with -ops 0, the most bytes written per pass: ops are the largest power of two within it (at least 4096)")
+	fs.StringVar(&o.budget, "bytes", "1GiB", "with -ops 0, the most bytes written per pass: ops are the largest power of two within it (at least 4096); a pass of fewer than 65536 ops runs the first lengths of the shape")
 	fs.IntVar(&o.inFlight, "inflight", 4, "buffers in flight per goroutine (1 to 16)")
 	fs.IntVar(&o.sample, "sample", 64, "the measuring goroutine samples the heap every this many ops")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the order of the pools in each round")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/reuse-go/reuse/benchmarks/internal/shapes"
@@ -71,21 +72,33 @@ func TestParseBytes(t *testing.T) {
 }
 
 // TestMeasureHandsOn: every peer's ops hand on every byte they write, in
-// both passes, and the figures are taken.
+// both passes, and the figures are taken; with one goroutine per P, the
+// goroutines together run through the same lengths as one does.
 func TestMeasureHandsOn(t *testing.T) {
-	s := shapes.Suite()[0]
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	// The first ops lengths are short, the others long: a goroutine that
+	// ran through others would hand on more.
+	s := shapes.Shape{Name: "test", Piece: 64, Lengths: make([]int, shapes.Len)}
+	const ops = 4096
 	var want int64
-	for _, n := range s.Lengths[:4096] {
-		want += int64(n)
+	for i := range s.Lengths {
+		s.Lengths[i] = 2000
+		if i < ops {
+			s.Lengths[i] = 1 + i%300
+			want += int64(s.Lengths[i])
+		}
 	}
 	for _, p := range peers {
-		before := total.n
-		r := p.measure(run{shape: s, ops: 4096, inFlight: 4, sample: 64})
-		if got := total.n - before; got != 2*want {
-			t.Errorf("%s: handed on %d bytes, want %d (two passes of %d)", p.name, got, 2*want, want)
-		}
-		if r.NsPerOp <= 0 || r.CapWritten < 1 || r.Samples < 2*4096/64 {
-			t.Errorf("%s: figures %+v: want time > 0, cap/written >= 1, %d samples or more", p.name, r, 2*4096/64)
+		for _, parallel := range []bool{false, true} {
+			before := total.n
+			r := p.measure(run{shape: s, ops: ops, parallel: parallel, inFlight: 4, sample: 64})
+			if got := total.n - before; got != 2*want {
+				t.Errorf("%s, parallel %v: handed on %d bytes, want %d (two passes of %d)", p.name, parallel, got, 2*want, want)
+			}
+			if r.NsPerOp <= 0 || r.CapWritten < 1 || r.Samples < 2*ops/3/64 {
+				t.Errorf("%s, parallel %v: figures %+v: want time > 0, cap/written >= 1, %d samples or more",
+					p.name, parallel, r, 2*ops/3/64)
+			}
 		}
 	}
 }

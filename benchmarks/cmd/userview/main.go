@@ -21,6 +21,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -61,8 +63,8 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.sample, "sample", 64, "the measuring goroutine samples the heap every this many ops")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the order of the pools in each round")
 	fs.StringVar(&o.mdPath, "md", "-", "where the Markdown tables go (-: standard output)")
-	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON (empty: nowhere)")
-	fs.StringVar(&o.from, "from", "", "measure nothing: write the tables of the JSON a run wrote before")
+	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON, gzipped if the name ends in .gz (empty: nowhere)")
+	fs.StringVar(&o.from, "from", "", "measure nothing: write the tables of the JSON (or .json.gz) a run wrote before")
 	fs.StringVar(&o.brief, "brief", "", "where the summary and the at-a-glance table alone go, as Markdown (empty: nowhere)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -298,7 +300,7 @@ func mainErr(args []string, progress io.Writer) error {
 
 // rewrite writes the tables of the report in o.from.
 func rewrite(o options) error {
-	b, err := os.ReadFile(o.from)
+	b, err := readMaybeGzip(o.from)
 	if err != nil {
 		return err
 	}
@@ -310,14 +312,42 @@ func rewrite(o options) error {
 	return writeOutputs(rep, o)
 }
 
+// readMaybeGzip reads the file at path, gunzipped when its name ends in .gz.
+func readMaybeGzip(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return b, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("userview: %s: %w", path, err)
+	}
+	return io.ReadAll(zr)
+}
+
+// writeMaybeGzip writes b to the file at path, gzipped when its name ends in
+// .gz.
+func writeMaybeGzip(path string, b []byte) error {
+	if strings.HasSuffix(path, ".gz") {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(b)
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		b = buf.Bytes()
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
 // writeOutputs writes the Markdown and, when asked, the JSON.
 func writeOutputs(rep *report, o options) error {
 	if o.jsonPath != "" {
-		b, err := json.MarshalIndent(rep, "", " ")
+		b, err := json.Marshal(rep)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(o.jsonPath, append(b, '\n'), 0o644); err != nil {
+		if err := writeMaybeGzip(o.jsonPath, append(b, '\n')); err != nil {
 			return err
 		}
 	}

@@ -30,6 +30,7 @@ type result struct {
 	P99ms     float64 `json:"p99_ms"`
 	VmHWMKiB  int64   `json:"vmhwm_kib"`
 	GCCycles  uint64  `json:"gc_cycles"` // during the measured run
+	CPUus     float64 `json:"server_cpu_us_per_request"`
 	BodyBytes int64   `json:"body_bytes"`
 }
 
@@ -153,6 +154,7 @@ func load(base string, o options) (result, error) {
 	r := result{Requests: int64(len(lat)), Errors: errs, Seconds: elapsed.Seconds(), VmHWMKiB: s1.VmHWMKiB,
 		GCCycles: s1.GCCycles - s0.GCCycles, BodyBytes: body}
 	r.PerSecond = float64(r.Requests) / r.Seconds
+	r.CPUus = float64(s1.CPUNs-s0.CPUNs) / 1000 / float64(max(r.Requests, 1))
 	r.P50ms = quantile(lat, 0.50)
 	r.P99ms = quantile(lat, 0.99)
 	if errs > 0 && len(lat) == 0 {

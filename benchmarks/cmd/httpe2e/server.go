@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	pool "github.com/libp2p/go-buffer-pool"
 	"github.com/valyala/bytebufferpool"
@@ -207,6 +208,7 @@ type serverStats struct {
 	VmHWMKiB int64  `json:"vmhwm_kib"` // peak resident set
 	VmRSSKiB int64  `json:"vmrss_kib"`
 	GCCycles uint64 `json:"gc_cycles"`
+	CPUNs    int64  `json:"cpu_ns"` // CPU time used, user and system
 }
 
 // procStatus returns a "kB" field of /proc/self/status, or -1.
@@ -231,7 +233,12 @@ func procStatus(field string) int64 {
 func readStats() serverStats {
 	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(s)
-	return serverStats{VmHWMKiB: procStatus("VmHWM"), VmRSSKiB: procStatus("VmRSS"), GCCycles: s[0].Value.Uint64()}
+	var ru syscall.Rusage
+	var cpu int64
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		cpu = ru.Utime.Nano() + ru.Stime.Nano()
+	}
+	return serverStats{VmHWMKiB: procStatus("VmHWM"), VmRSSKiB: procStatus("VmRSS"), GCCycles: s[0].Value.Uint64(), CPUNs: cpu}
 }
 
 // serve runs the server of one variant on a loopback port until its

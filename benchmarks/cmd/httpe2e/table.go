@@ -74,7 +74,11 @@ func writeMarkdown(w io.Writer, rep *report) {
 	fmt.Fprintf(w, "# End to end: a JSON server on loopback (cmd/httpe2e)\n\n")
 	fmt.Fprintf(w, "%s, %s, %d CPUs, load average %s at the start and %s at the end; %d clients; %.0f s.\n",
 		rep.Start.Format("2006-01-02 15:04 UTC"), rep.Go, rep.NumCPU, rep.LoadAvg, rep.LoadEnd, rep.Clients, rep.Seconds)
-	fmt.Fprintf(w, "Arguments: `%s`.\n\n", strings.Join(rep.Args, " "))
+	if a := shownArgs(rep.Args); len(a) > 0 {
+		fmt.Fprintf(w, "Arguments: `%s`.\n\n", strings.Join(a, " "))
+	} else {
+		fmt.Fprintf(w, "Arguments: none (the defaults).\n\n")
+	}
 	fmt.Fprintf(w, "Each server runs in a process of its own; the clients run in the driver's. Medians of the rounds; ")
 	fmt.Fprintf(w, "peak RSS is the server's VmHWM, over the warm-up and the measured run; GC cycles and CPU time are the server's during the measured run (CPU time per request is steadier than requests/s on a shared machine).\n\n")
 	best := 0.0
@@ -91,4 +95,21 @@ func writeMarkdown(w io.Writer, rep *report) {
 			m.P50ms, m.P99ms, float64(m.VmHWMKiB)/1024, m.GCCycles, m.CPUus, m.Requests, m.Errors)
 	}
 	fmt.Fprintf(w, "\n%s\n", verdict(rep))
+}
+
+// shownArgs returns args without the flags that name output files, which
+// say where a table went, not how it was measured.
+func shownArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if name == "md" || name == "json" || name == "brief" || name == "from" {
+			if !hasValue {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }

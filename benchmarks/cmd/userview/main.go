@@ -174,7 +174,8 @@ type row struct {
 	Ops      int                 `json:"ops"`
 	Results  map[string][]result `json:"results"` // each pool's measurements, one per round
 	Medians  map[string]result   `json:"medians"`
-	Dominant []string            `json:"dominant"` // the pools that dominate bytebuf on this row
+	Dominant []string            `json:"dominant"`        // the pools that dominate bytebuf on this row
+	Rounds   map[string]int      `json:"dominant_rounds"` // for each of those, the rounds in which it dominates bytebuf's figures of the same round
 }
 
 // report is everything the command measured, as the JSON holds it.
@@ -215,14 +216,37 @@ func measureRow(rw *row, r run, ps []peer, rounds int, rng *rand.Rand) {
 			rw.Results[ps[i].name] = append(rw.Results[ps[i].name], ps[i].measure(r))
 		}
 	}
-	rw.Medians = map[string]result{}
+	judge(rw, names(ps))
+}
+
+// names returns the names of ps.
+func names(ps []peer) []string {
+	var names []string
 	for _, p := range ps {
-		rw.Medians[p.name] = medianResult(rw.Results[p.name])
+		names = append(names, p.name)
 	}
+	return names
+}
+
+// judge sets the row's medians from its results, the peers that dominate
+// bytebuf on the medians, and, for each of those, in how many rounds its
+// figures dominate bytebuf's of the same round.
+func judge(rw *row, names []string) {
+	rw.Medians = map[string]result{}
+	for _, p := range names {
+		rw.Medians[p] = medianResult(rw.Results[p])
+	}
+	rw.Dominant, rw.Rounds = nil, map[string]int{}
 	ref := rw.Medians[reference]
-	for _, p := range ps {
-		if p.name != reference && dominates(rw.Medians[p.name], ref) {
-			rw.Dominant = append(rw.Dominant, p.name)
+	for _, p := range names {
+		if p == reference || !dominates(rw.Medians[p], ref) {
+			continue
+		}
+		rw.Dominant = append(rw.Dominant, p)
+		for i, r := range rw.Results[p] {
+			if i < len(rw.Results[reference]) && dominates(r, rw.Results[reference][i]) {
+				rw.Rounds[p]++
+			}
 		}
 	}
 }
@@ -309,6 +333,9 @@ func rewrite(o options) error {
 		return fmt.Errorf("userview: %s: %w", o.from, err)
 	}
 	o.jsonPath = ""
+	for _, rw := range rep.Rows {
+		judge(rw, rep.Peers)
+	}
 	return writeOutputs(rep, o)
 }
 

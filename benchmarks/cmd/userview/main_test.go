@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/reuse-go/reuse/benchmarks/internal/shapes"
@@ -100,5 +101,12 @@ func TestMeasureHandsOn(t *testing.T) {
 					p.name, parallel, r, 2*ops/3/64)
 			}
 		}
+	}
+}
+
+func TestShownArgs(t *testing.T) {
+	got := strings.Join(shownArgs([]string{"-cpu", "1,2", "-md", "x.md", "--json=x.json", "-rounds=3", "-brief", "b.md"}), " ")
+	if want := "-cpu 1,2 -rounds=3"; got != want {
+		t.Errorf("shownArgs = %q, want %q", got, want)
 	}
 }

@@ -58,7 +58,11 @@ func writeMarkdown(w io.Writer, rep *report) {
 	fmt.Fprintf(w, "# Byte-buffer pools as a user sees them (cmd/userview)\n\n")
 	fmt.Fprintf(w, "%s, %s, %d CPUs, load average %s at the start and %s at the end; %d rounds, %d buffers in flight per goroutine; %.0f s.\n",
 		rep.Start.Format("2006-01-02 15:04 UTC"), rep.Go, rep.NumCPU, rep.LoadAvg, rep.LoadEnd, rep.Rounds, rep.InFlight, rep.Seconds)
-	fmt.Fprintf(w, "Arguments: `%s`.\n\n", strings.Join(rep.Args, " "))
+	if a := shownArgs(rep.Args); len(a) > 0 {
+		fmt.Fprintf(w, "Arguments: `%s`.\n\n", strings.Join(a, " "))
+	} else {
+		fmt.Fprintf(w, "Arguments: none (the defaults).\n\n")
+	}
 	fmt.Fprintf(w, "Each figure is the median of the rounds; in each round the pools run in a shuffled order. ")
 	fmt.Fprintf(w, "Time and peak heap are multiples of bytebuf's (below 1: the peer is faster, or holds less). ")
 	fmt.Fprintf(w, "A peer dominates bytebuf when it is at least 10%% faster and its peak heap is at most bytebuf's. ")
@@ -117,6 +121,7 @@ func writeSummary(w io.Writer, rep *report) {
 	if n == 0 {
 		return
 	}
+	fmt.Fprintf(w, "Beside each peer, the rounds in which its figures dominate bytebuf's of the same round.\n\n")
 	fmt.Fprintf(w, "| shape | mode | P | dominated by |\n|---|---|--:|---|\n")
 	for _, rw := range rep.Rows {
 		if len(rw.Dominant) > 0 {
@@ -124,7 +129,11 @@ func writeSummary(w io.Writer, rep *report) {
 			if rw.Medians[reference].PeakHeap < fine {
 				mark = " †"
 			}
-			fmt.Fprintf(w, "| %s%s | %s | %d | %s |\n", rw.Shape, mark, rw.Mode, rw.Procs, strings.Join(rw.Dominant, ", "))
+			var by []string
+			for _, p := range rw.Dominant {
+				by = append(by, fmt.Sprintf("%s (%d/%d)", p, rw.Rounds[p], len(rw.Results[p])))
+			}
+			fmt.Fprintf(w, "| %s%s | %s | %d | %s |\n", rw.Shape, mark, rw.Mode, rw.Procs, strings.Join(by, ", "))
 		}
 	}
 	fmt.Fprintln(w)
@@ -178,4 +187,21 @@ func writeRow(w io.Writer, rep *report, rw *row) {
 			m.NsPerOp, m.CPUNsPerOp, kib(m.PeakHeap), m.BPerOp, kib(m.Retained), m.CapWritten, verdict)
 	}
 	fmt.Fprintln(w)
+}
+
+// shownArgs returns args without the flags that name output files, which
+// say where a table went, not how it was measured.
+func shownArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if name == "md" || name == "json" || name == "brief" || name == "from" {
+			if !hasValue {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }

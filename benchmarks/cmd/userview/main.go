@@ -380,8 +380,8 @@ func writeOutputs(rep *report, o options) error {
 	}
 	if o.brief != "" {
 		var sb strings.Builder
-		writeSummary(&sb, rep)
-		writeGlance(&sb, rep)
+		writeSummary(&sb, rep, "###")
+		writeGlance(&sb, rep, "###")
 		if err := os.WriteFile(o.brief, []byte(sb.String()), 0o644); err != nil {
 			return err
 		}

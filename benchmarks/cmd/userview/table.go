@@ -68,8 +68,8 @@ func writeMarkdown(w io.Writer, rep *report) {
 	fmt.Fprintf(w, "A peer dominates bytebuf when it is at least 10%% faster and its peak heap is at most bytebuf's. ")
 	fmt.Fprintf(w, "The runtime counts the small objects of a span when the span leaves a P's cache, so up to one span per size class in use per P (8 KiB or more each) goes uncounted at any moment: ")
 	fmt.Fprintf(w, "peak heaps below %d KiB are at that granularity, and the rows where bytebuf's is are marked † in the summary.\n\n", fine>>10)
-	writeSummary(w, rep)
-	writeGlance(w, rep)
+	writeSummary(w, rep, "##")
+	writeGlance(w, rep, "##")
 	fmt.Fprintf(w, "## Every row\n\n")
 	for _, rw := range rep.Rows {
 		writeRow(w, rep, rw)
@@ -92,8 +92,9 @@ func countFine(rows []*row) int {
 	return n
 }
 
-// writeSummary counts the rows a peer dominates, and lists them.
-func writeSummary(w io.Writer, rep *report) {
+// writeSummary counts the rows a peer dominates, and lists them, under a
+// heading of level h ("##").
+func writeSummary(w io.Writer, rep *report, h string) {
 	n := 0
 	by := map[string]int{}
 	for _, rw := range rep.Rows {
@@ -104,7 +105,7 @@ func writeSummary(w io.Writer, rep *report) {
 			by[p]++
 		}
 	}
-	fmt.Fprintf(w, "## Summary\n\n**%d of %d rows dominated**", n, len(rep.Rows))
+	fmt.Fprintf(w, "%s Summary\n\n**%d of %d rows dominated**", h, n, len(rep.Rows))
 	var parts []string
 	for _, p := range rep.Peers {
 		if by[p] > 0 {
@@ -141,9 +142,9 @@ func writeSummary(w io.Writer, rep *report) {
 
 // writeGlance writes one line per row: bytebuf's figures and each peer's
 // time and peak heap as multiples of bytebuf's.
-func writeGlance(w io.Writer, rep *report) {
+func writeGlance(w io.Writer, rep *report, h string) {
 	others := slices.DeleteFunc(slices.Clone(rep.Peers), func(p string) bool { return p == reference })
-	fmt.Fprintf(w, "## At a glance\n\nbytebuf's time, peak heap, B/op and retained heap; then each peer's time × and peak heap × bytebuf's (**bold**: dominates).\n\n")
+	fmt.Fprintf(w, "%s At a glance\n\nbytebuf's time, peak heap, B/op and retained heap; then each peer's time × and peak heap × bytebuf's (**bold**: dominates).\n\n", h)
 	fmt.Fprintf(w, "| shape | mode | P | bytebuf ns/op | peak KiB | B/op | retained KiB |")
 	sep := "|---|---|--:|--:|--:|--:|--:|"
 	for _, p := range others {

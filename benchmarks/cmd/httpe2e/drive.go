@@ -69,7 +69,7 @@ func drive(o options, args []string, progress io.Writer) (*report, error) {
 	}
 	vs := strings.Split(o.variants, ",")
 	rep := &report{Start: time.Now().UTC(), Go: runtime.Version(), NumCPU: runtime.NumCPU(), LoadAvg: loadAvg(),
-		Args: args, Clients: o.clients, Variants: vs, Results: map[string][]result{}}
+		Args: shownArgs(args), Clients: o.clients, Variants: vs, Results: map[string][]result{}}
 	rng := rand.New(rand.NewPCG(o.seed, 64))
 	for round := range o.rounds {
 		for _, i := range rng.Perm(len(vs)) {

@@ -295,7 +295,7 @@ func mainErr(args []string, progress io.Writer) error {
 		}
 	}
 	rep := &report{Start: time.Now().UTC(), Go: runtime.Version(), NumCPU: runtime.NumCPU(), LoadAvg: loadAvg(),
-		Args: args, InFlight: o.inFlight, Rounds: o.rounds}
+		Args: shownArgs(args), InFlight: o.inFlight, Rounds: o.rounds}
 	for _, p := range ps {
 		rep.Peers = append(rep.Peers, p.name)
 	}

@@ -35,12 +35,26 @@ type ETagMode uint8
 
 // The ETag modes. RFC 9110 section 8.8.3 requires a compressed
 // representation to carry a different entity tag from the uncompressed one.
+//
+// A mode applies to compressed responses and to the 304s that revalidate
+// them (RFC 9110 section 15.4.5): a 304 to a request that accepts one of
+// the Encodings gets the compressed response's tag, unless the request's
+// If-None-Match lists the handler's tag exactly as the handler set it, which
+// only a client holding the uncompressed response can send.
+//
+// If-Range: Last-Modified is kept on compressed responses, so a date cannot
+// tell whether the client holds part of the compressed or of the
+// uncompressed body. A request that accepts one of the Encodings and
+// carries Range with an If-Range date reaches the handler without both, and
+// gets the whole response, compressed if it qualifies, as RFC 9110 section
+// 14.2 lets a server ignore Range; a request with an If-Range entity tag
+// reaches the handler unchanged.
 const (
 	// ETagWeaken turns a strong ETag "x" into W/"x" on compressed
 	// responses, as nginx does; a weak one stays. If-None-Match (weak
-	// comparison) still matches, so 304s keep working, and If-Range (strong
-	// comparison) no longer does, so no range of the compressed body is ever
-	// asked for. The default.
+	// comparison) still matches, so 304s keep working, and an If-Range
+	// with an entity tag (strong comparison) never matches the compressed
+	// response's tag. The default.
 	ETagWeaken ETagMode = iota
 	// ETagSuffix appends "-" and the coding ("-gzip", "-zstd") inside the
 	// quotes, as Apache does and gzhttp's SuffixETag option can. The handler

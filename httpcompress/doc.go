@@ -47,8 +47,14 @@
 //	Content-Length           removed when compressing; net/http then sets  same
 //	                         the compressed one or uses chunked encoding
 //	ETag                     strong tags weakened by default (W/"x"), so   kept unchanged by default; options to
-//	                         If-None-Match still gives 304 and If-Range    suffix or drop
-//	                         never matches; options to suffix, drop, keep
+//	                         If-None-Match still gives 304 and an If-Range suffix or drop, which a 304 does not
+//	                         entity tag never matches; options to suffix,  get: it keeps the handler's tag
+//	                         drop, keep; a 304 carries the tag of the
+//	                         compressed response it revalidates
+//	If-Range by date         Range and If-Range removed from a request     passes through: a 206 of the
+//	                         that accepts a coding: the whole response is  uncompressed body, which a client
+//	                         sent, as the date cannot tell which body the  holding compressed bytes splices
+//	                         client holds part of                          onto them
 //	Range, Accept-Ranges     206 passes through; Accept-Ranges removed     same
 //	                         from compressed responses unless kept
 //	1xx                      forwarded at once (103 Early Hints works)     same

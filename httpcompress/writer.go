@@ -49,12 +49,13 @@ type rwState struct {
 	c       Compressor // the pooled compressor, while compressing
 	buf     *[]byte    // the pooled prefix buffer, while undecided
 	body    *requestBody
-	out     sink  // what c writes to: rw, or io.Discard after a panic
-	status  int   // the status the handler set, not yet sent
-	enc     uint8 // index of the negotiated encoding
-	state   uint8 // one of the state constants
-	wrote   bool  // something reached rw
-	anySize bool  // the client refused identity: no minimum size
+	inm     []string // the request's If-None-Match values, for a 304
+	out     sink     // what c writes to: rw, or io.Discard after a panic
+	status  int      // the status the handler set, not yet sent
+	enc     uint8    // index of the negotiated encoding
+	state   uint8    // one of the state constants
+	wrote   bool     // something reached rw
+	anySize bool     // the client refused identity: no minimum size
 	// Backing arrays for the header values this package sets, so that
 	// setting them does not allocate. They are written when the state is
 	// made and only read afterwards: a header map of an earlier response
@@ -258,6 +259,9 @@ func (w *rwState) statusOr200() int {
 func (w *rwState) startPlain() error {
 	w.state = statePlain
 	w.wrote = true
+	if w.status == http.StatusNotModified {
+		w.notModified()
+	}
 	if w.status != 0 {
 		w.rw.WriteHeader(w.status)
 	}
@@ -328,6 +332,49 @@ func (w *rwState) rewriteETag(hdr http.Header, tag, coding string) {
 	case ETagDrop:
 		delete(hdr, "Etag")
 	}
+}
+
+// notModified gives a 304 the ETag of the response it revalidates (RFC
+// 9110 section 15.4.5): the compressed one, rewritten as rewriteETag
+// would, unless the request's If-None-Match holds the handler's tag as it
+// is, which only a client that got the uncompressed response can have.
+func (w *rwState) notModified() {
+	hdr := w.rw.Header()
+	tags := hdr["Etag"]
+	if len(tags) == 0 || w.e.c.ETag == ETagKeep || hasETag(w.inm, tags[0]) {
+		return
+	}
+	w.rewriteETag(hdr, tags[0], w.e.c.Encodings[w.enc].Name)
+}
+
+// hasETag reports whether the If-None-Match field values list tag, compared
+// character for character.
+func hasETag(values []string, tag string) bool {
+	for _, v := range values {
+		for {
+			v = strings.TrimLeft(v, " \t,")
+			if v == "" {
+				break
+			}
+			start := 0
+			if strings.HasPrefix(v, "W/") {
+				start = 2
+			}
+			end := len(v)
+			if len(v) > start && v[start] == '"' {
+				if i := strings.IndexByte(v[start+1:], '"'); i >= 0 {
+					end = start + i + 2
+				}
+			} else if i := strings.IndexByte(v, ','); i >= 0 {
+				end = i // "*" or a malformed element
+			}
+			if strings.TrimSpace(v[:end]) == tag {
+				return true
+			}
+			v = v[end:]
+		}
+	}
+	return false
 }
 
 func (w *rwState) releaseBuf() {

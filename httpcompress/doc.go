@@ -1,5 +1,5 @@
 // Package httpcompress compresses HTTP responses, and optionally
-// decompresses gzip request bodies, with pooled compressors that are never
+// decompresses request bodies, with pooled compressors that are never
 // shared between two responses.
 //
 //	http.Handle("/", httpcompress.Handler(mux)) // gzip, 1 KiB minimum
@@ -13,7 +13,9 @@
 // The package uses the standard library only. The nested module
 // github.com/reuse-go/reuse/httpcompress/khttp offers the same Config over
 // klauspost/compress, with faster gzip and zstd for the
-// clients that accept it.
+// clients that accept it. Each Encoding pools its compressors with the
+// codec package, the engine behind gzpool, as gzhttp plugs its writers in
+// through a factory; a new coding is a codec.Format and an Open function.
 //
 // # Behaviour, point by point, against klauspost/compress/gzhttp
 //
@@ -83,9 +85,11 @@
 //	                         prefix with a random key per handler:
 //	                         deterministic, so repeats do not average it
 //	                         out, and not computable without the key
-//	gzip request bodies      optional (RequestLimit): pooled bounded       optional: unbounded, a bomb grows
-//	                         reader, *http.MaxBytesError past the limit,   memory without limit
-//	                         413 when the handler writes nothing
+//	request bodies           optional (RequestLimit), in every coding      optional, gzip only: unbounded, a
+//	                         offered (khttp: zstd and gzip) and gzip:      bomb grows memory without limit
+//	                         pooled bounded reader, *http.MaxBytesError
+//	                         past the limit, 413 when the handler writes
+//	                         nothing
 //
 // # Ownership
 //

@@ -108,7 +108,7 @@ func TestConfigErrors(t *testing.T) {
 		{ETag: 9},
 		{Encodings: []httpcompress.Encoding{}},
 		{Encodings: []httpcompress.Encoding{{Name: "gzip"}}},
-		{Encodings: []httpcompress.Encoding{{Name: "identity", NewWriter: httpcompress.Gzip().NewWriter}}},
+		{Encodings: []httpcompress.Encoding{{Name: "identity", Open: httpcompress.Gzip().Open}}},
 		{Encodings: make([]httpcompress.Encoding, 9)},
 	}
 	for i, c := range bad {

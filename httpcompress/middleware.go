@@ -25,8 +25,13 @@ var defaultMiddleware = sync.OnceValue(func() func(http.Handler) http.Handler {
 })
 
 // New returns a middleware that compresses responses as c says. An invalid
-// Config returns an error wrapping ErrConfig. Every handler the middleware
-// wraps shares one set of pools.
+// Config returns an error wrapping ErrConfig.
+//
+// The compressors and decompressors belong to the Encodings, not to New:
+// those of Gzip() (and of khttp's Encodings) are pooled once for the whole
+// program and shared by every middleware that uses them, so a program that
+// calls New for each route holds no more compressors than are in use at
+// once. The per-response state and prefix buffers are pooled per New.
 func New(c Config) (func(http.Handler) http.Handler, error) {
 	c, err := c.validate()
 	if err != nil {
@@ -79,7 +84,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e := h.e
 	var body *requestBody
 	if e.c.RequestLimit > 0 {
-		body = wrapRequest(r, e.c.RequestLimit)
+		body = wrapRequest(r, e.c.RequestLimit, e.c.Encodings)
 	}
 	enc, identityRefused := -1, false
 	if r.Method != http.MethodHead {

@@ -90,6 +90,19 @@
 //	                         pooled bounded reader, *http.MaxBytesError
 //	                         past the limit, 413 when the handler writes
 //	                         nothing
+//	HTTP/2                   tested in CI over TLS and h2c as over         works as any net/http middleware
+//	                         HTTP/1.1: Flush and SSE, ResponseController,  does; its tests run over HTTP/1.1
+//	                         trailers, a client cancelling mid-body,       and httptest recorders only
+//	                         handler panics, request bodies and bombs,
+//	                         200 concurrent clients; goroutines return to
+//	                         their baseline
+//	real browser             headless Chromium in CI, gzip and zstd        not tested in a browser
+//	                         (khttp), over HTTP/1.1 and HTTP/2: a JSON
+//	                         resource's SHA-256, 20 server-sent events
+//	                         sent 100 ms apart arriving over at least
+//	                         1.5 s, a streamed body's first chunk read
+//	                         before the handler ends, a revalidation
+//	                         answered 304 with W/"v1", a HEAD
 //
 // # Ownership
 //

@@ -88,7 +88,7 @@ func compressedSize(t *testing.T, e httpcompress.Encoding, level int, b []byte) 
 }
 
 // TestCorpusSizes holds the figures in the package documentation and in
-// benchmarks/results/2026-11-26-httpcompress-corpus.md to the encoders of
+// benchmarks/results/2026-11-26-httpcompress.md to the encoders of
 // go.mod (klauspost/compress v1.18.0) and the Go release that runs it:
 // each body's compressed size at the default level (Config.Level 0) for
 // httpcompress.Gzip (compress/gzip, level 6), khttp.Gzip (klauspost, level

@@ -15,9 +15,9 @@
 // larger than compress/gzip's at its default level 6, which compressed
 // several times slower; this package's gzip was 0 to 15% larger than
 // compress/gzip's. The figures, their sources and how to rerun them are in
-// the benchmarks module's results/2026-11-26-httpcompress.md. List
-// Gzip() first in Config.Encodings to prefer gzip; use httpcompress, or a
-// higher Level, for smaller gzip.
+// benchmarks/results/2026-11-26-httpcompress.md. List Gzip() first in
+// Config.Encodings to prefer gzip; use httpcompress, or a higher Level, for
+// smaller gzip.
 //
 // It lives in a nested module so that importing httpcompress never pulls
 // klauspost/compress in.

@@ -19,7 +19,7 @@ import (
 const (
 	stateUndecided uint8 = iota // buffering a prefix, headers not sent
 	statePlain                  // passing writes through
-	stateCompress               // writing through c
+	stateCompress               // writing through cw
 	stateFailed                 // the compressor could not start
 	stateHijacked               // the handler took the connection
 	stateDone                   // the handler returned
@@ -51,7 +51,7 @@ type rwState struct {
 	buf     *[]byte      // the pooled prefix buffer, while undecided
 	body    *requestBody
 	inm     []string // the request's If-None-Match values, for a 304
-	out     sink     // what c writes to: rw, or io.Discard after a panic
+	out     sink     // what cw writes to: rw, or io.Discard after a panic
 	status  int      // the status the handler set, not yet sent
 	enc     uint8    // index of the negotiated encoding
 	state   uint8    // one of the state constants

@@ -1,7 +1,6 @@
 package khttp
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"net/http"
@@ -152,14 +151,29 @@ func openZstd(w *codec.Writer, dst io.Writer, level, pad int) error {
 // zeros fill skippable frames.
 var zeros [256]byte
 
+// skippable is the magic number of a skippable frame, little-endian, and
+// octets holds every byte value: writePadding writes from these arrays, so
+// that a header it cannot keep on the stack (dst is an interface) costs no
+// allocation.
+var (
+	skippable = [4]byte{0x50, 0x2A, 0x4D, 0x18} // 0x184D2A50
+	octets    = func() (b [256]byte) {
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return b
+	}()
+)
+
 // writePadding writes a skippable frame (RFC 8878 section 3.1.2) with pad
-// bytes of content.
+// bytes of content, pad < 1<<16: the magic number, the size as 4 bytes
+// little-endian, and pad zeros.
 func writePadding(dst io.Writer, pad int) error {
-	var hdr [8]byte
-	binary.LittleEndian.PutUint32(hdr[0:4], 0x184D2A50)
-	binary.LittleEndian.PutUint32(hdr[4:8], uint32(pad))
-	if _, err := dst.Write(hdr[:]); err != nil {
-		return err
+	lo, hi := pad&0xff, pad>>8&0xff
+	for _, p := range [...][]byte{skippable[:], octets[lo : lo+1], octets[hi : hi+1], zeros[:2]} {
+		if _, err := dst.Write(p); err != nil {
+			return err
+		}
 	}
 	for pad > 0 {
 		n, err := dst.Write(zeros[:min(pad, len(zeros))])

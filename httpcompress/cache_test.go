@@ -75,11 +75,32 @@ func TestNotModifiedETag(t *testing.T) {
 			}
 		})
 	}
+	// ETagSuffix: a handler that strips the suffix from If-None-Match, as
+	// the mode requires, answers the client holding "v1-gzip" with a 304
+	// that carries "v1-gzip" again.
+	mw, _ := httpcompress.New(httpcompress.Config{ETag: httpcompress.ETagSuffix})
+	s := serve(t, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v1"`)
+		if inm := r.Header.Get("If-None-Match"); inm == `"v1-gzip"` || inm == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Write(text(20000))
+	})))
+	resp, _ := fetch(t, "GET", s.URL, map[string]string{"Accept-Encoding": "gzip"})
+	if resp.Header.Get("Etag") != `"v1-gzip"` {
+		t.Fatalf("200 under ETagSuffix: ETag %q", resp.Header.Get("Etag"))
+	}
+	resp, _ = fetch(t, "GET", s.URL, map[string]string{"Accept-Encoding": "gzip", "If-None-Match": `"v1-gzip"`})
+	if resp.StatusCode != 304 || resp.Header.Get("Etag") != `"v1-gzip"` {
+		t.Errorf("304 under ETagSuffix: status %d, ETag %q, want 304 and \"v1-gzip\"", resp.StatusCode, resp.Header.Get("Etag"))
+	}
+
 	// A client revalidating by date only, whose 200 had its ETag dropped,
 	// gets no ETag on the 304 either.
-	mw, _ := httpcompress.New(httpcompress.Config{ETag: httpcompress.ETagDrop})
+	mw, _ = httpcompress.New(httpcompress.Config{ETag: httpcompress.ETagDrop})
 	url, modified := serveFile(t, mw, text(20000))
-	resp, _ := fetch(t, "GET", url, map[string]string{"Accept-Encoding": "gzip"})
+	resp, _ = fetch(t, "GET", url, map[string]string{"Accept-Encoding": "gzip"})
 	if resp.Header.Get("Etag") != "" || resp.Header.Get("Content-Encoding") != "gzip" {
 		t.Fatalf("200 under ETagDrop: %v", resp.Header)
 	}

@@ -84,7 +84,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e := h.e
 	var body *requestBody
 	if e.c.RequestLimit > 0 {
-		body = wrapRequest(r, e.c.RequestLimit, e.c.Encodings)
+		r, body = wrapRequest(r, e.c.RequestLimit, e.c.Encodings)
 	}
 	enc, identityRefused := -1, false
 	if r.Method != http.MethodHead {

@@ -24,24 +24,28 @@ type requestBody struct {
 	closed   bool
 }
 
-// wrapRequest replaces r.Body with its decompressed form when r was sent
-// with one Content-Encoding that encs or gzip decodes, and returns the
-// wrapper; nil otherwise.
-func wrapRequest(r *http.Request, limit int64, encs []Encoding) *requestBody {
+// wrapRequest returns a copy of r whose Body is r's decompressed, and the
+// wrapper, when r was sent with one Content-Encoding that encs or gzip
+// decodes; r and nil otherwise. r itself is left alone: net/http looks at
+// its Body after the handler to learn whether the body was read to the end
+// or closed early, and closes the connection in the second case rather than
+// read what is left of the body as the next request.
+func wrapRequest(r *http.Request, limit int64, encs []Encoding) (*http.Request, *requestBody) {
 	ce := r.Header["Content-Encoding"]
 	if len(ce) != 1 || r.Body == nil || r.Body == http.NoBody {
-		return nil
+		return r, nil
 	}
 	open := requestDecoder(strings.TrimSpace(ce[0]), encs)
 	if open == nil {
-		return nil
+		return r, nil
 	}
 	b := &requestBody{src: r.Body, open: open, limit: limit}
+	r = r.Clone(r.Context())
 	r.Body = b
 	delete(r.Header, "Content-Encoding")
 	delete(r.Header, "Content-Length")
 	r.ContentLength = -1
-	return b
+	return r, b
 }
 
 // requestDecoder returns the OpenReader of the first of encs named coding,

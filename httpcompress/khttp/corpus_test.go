@@ -13,6 +13,7 @@ import (
 	"github.com/reuse-go/reuse/codec"
 	"github.com/reuse-go/reuse/httpcompress"
 	"github.com/reuse-go/reuse/httpcompress/khttp"
+	"github.com/reuse-go/reuse/internal/race"
 )
 
 // apiJSON returns about n bytes of JSON shaped like an API response: the
@@ -96,6 +97,9 @@ func compressedSize(t *testing.T, e httpcompress.Encoding, level int, b []byte) 
 // rests on: at the default level khttp's zstd is smaller than its gzip, or
 // at most 2% larger, on every body.
 func TestCorpusSizes(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the sizes do not depend on the race detector, which makes this 20 times slower")
+	}
 	want := map[string][3]int{ // stdlib gzip, klauspost gzip, zstd
 		"api.json":    {28544, 28556, 27814},
 		"fhir.json":   {14661, 16860, 14664},

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/httpcompress"
 	"github.com/reuse-go/reuse/httpcompress/khttp"
 	"github.com/reuse-go/reuse/internal/race"
@@ -314,8 +315,8 @@ func runBrowser(t *testing.T, bin, url string, site *browserSite, spki string) b
 // khttp (zstd, or gzip where the browser does not offer zstd), over
 // HTTP/1.1 and over HTTPS with HTTP/2, on 127.0.0.1.
 func TestBrowser(t *testing.T) {
-	if race.Enabled || testing.Short() || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
-		t.Skip("the browser test runs once per CI run: natively, without -race or -short")
+	if race.Enabled || reuse.Debug || testing.Short() || runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("the browser test runs once per CI run: natively, without -race, -short or the debug build")
 	}
 	bin := chromium(t)
 	for _, tc := range []struct {

@@ -204,9 +204,15 @@ func BenchmarkMixed(b *testing.B) {
 }
 
 // TestMixedClaims holds bytebuf.Pool to the W11 claims of the README, so that
-// they cannot regress silently: mean capacity at most 1.25 times the mean
-// bytes written, retained heap within the default budget and no more than
-// libp2p/go-buffer-pool's.
+// they cannot regress silently: mean capacity over mean bytes written no
+// more than 2% above libp2p/go-buffer-pool's (bytebuf grows as libp2p does
+// since #32: to the power of two of what it holds plus what it needs, 2.40
+// against 2.39; the growth plan before held 1.13 at 1.8 times the bytes
+// copied), and retained heap within the default budget. (Retained after
+// one GC is no longer compared with libp2p's: both keep their arrays in
+// sync.Pools, whose victim cache holds what was put back before the last
+// collection, so each retains 5.6 MB or 10-11 MB by whether a collection
+// ran during the run: a coin flip, not a measurement.)
 func TestMixedClaims(t *testing.T) {
 	if race.Enabled {
 		t.Skip("sync.Pool drops Puts at random under -race")
@@ -221,13 +227,10 @@ func TestMixedClaims(t *testing.T) {
 	theirs := runMixed(mixedLibp2p, warm, loop, nil)
 	t.Logf("bytebuf: mean cap %.0f B, mean written %.0f B, ratio %.3f, retained %d B", ours.meanCap(), ours.meanWritten(), ours.ratio(), ours.retained)
 	t.Logf("libp2p:  mean cap %.0f B, mean written %.0f B, ratio %.3f, retained %d B", theirs.meanCap(), theirs.meanWritten(), theirs.ratio(), theirs.retained)
-	if r := ours.ratio(); r > 1.25 {
-		t.Errorf("mean capacity / mean written = %.3f, want at most 1.25", r)
+	if r, l := ours.ratio(), theirs.ratio(); r > 1.02*l {
+		t.Errorf("mean capacity / mean written = %.3f, want at most 1.02 times libp2p's %.3f", r, l)
 	}
 	if ours.retained > bytebuf.DefaultBudget {
 		t.Errorf("retained %d B after one GC, above the default budget %d", ours.retained, bytebuf.DefaultBudget)
-	}
-	if ours.retained > theirs.retained {
-		t.Errorf("retained %d B after one GC, more than libp2p's %d", ours.retained, theirs.retained)
 	}
 }

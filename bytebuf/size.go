@@ -87,12 +87,13 @@ func (s sizer) pack() (aux, aux2 uintptr) {
 // is aux.
 func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
 
-// defOf is sizerDef for p: a P whose first window has not ended takes the
+// defOf is sizerDef for p: a P that has counted nothing yet takes the
 // default the last window of any P moved to (p.hint), where there is one,
 // so that a P that starts serving a pool late does not start from 512
-// bytes. With one P, the hint is that P's own default: nothing changes.
+// bytes; its first sample adopts it (see add). With one P, the hint is
+// that P's own default: nothing changes.
 func (p *Pool) defOf(aux uintptr) int {
-	if aux&0x80 == 0 {
+	if aux&0xff80 == 0 { // no window ended and none begun
 		if h := p.hint.Load(); h != 0 {
 			return int(h)
 		}
@@ -104,12 +105,17 @@ func (p *Pool) defOf(aux uintptr) int {
 // the end of a window moves the default, within the class of p's MaxCap.
 // It reports the default class after it, and whether it moved.
 func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
-	d := int(s.def&0x7f ^ initialClass)
-	if s.def&0x80 == 0 {
+	if s.def&0x80 == 0 && s.n == 0 {
+		// The first sample of a P: it takes the hint, if there is one, as
+		// if a first window had ended on it. Counting a window against a
+		// hint that moves meanwhile mixed counts made against different
+		// defaults: at 16 Ps each first window read the last one's move as
+		// four-fold, and the defaults ran up to MaxCap (4 MiB).
 		if h := p.hint.Load(); h != 0 {
-			d = int(h)
+			s.def = uint8(int(h)^initialClass) | 0x80
 		}
 	}
+	d := int(s.def&0x7f ^ initialClass)
 	c := min(classOf(n), 254)
 	s.n++
 	s.top = max(s.top, uint8(c))

@@ -58,3 +58,35 @@ func TestObserveMatchesAdd(t *testing.T) {
 		}
 	}
 }
+
+// TestHintMovesMidWindow: a P whose first window is under way when another
+// P moves the pool's hint goes on counting against the default it started
+// with. It used to count its later samples against the hint, and read
+// the earlier ones (counted against 512 bytes) as lengths four times the
+// hint: at 16 Ps the defaults ran up to MaxCap on lengths of a few KiB.
+func TestHintMovesMidWindow(t *testing.T) {
+	var p Pool
+	var s0, s1 sizer
+	for range 10 {
+		s1.add(4096, &p) // P 1's first window begins, no hint yet
+	}
+	for range firstWindow {
+		s0.add(20000, &p) // P 0's first window ends: hint 32 KiB
+	}
+	if h := p.hint.Load(); h == 0 || classSize(int(h)) != 32768 {
+		t.Fatalf("hint = class %d after P 0's first window of 20000 bytes, want 32768 bytes", h)
+	}
+	var d int
+	for range firstWindow - 10 {
+		d, _ = s1.add(4096, &p)
+	}
+	if classSize(d) != 4096 {
+		t.Errorf("P 1's first window of 4096 bytes ended at %d bytes, want 4096", classSize(d))
+	}
+	// A P that starts after that takes the hint, P 1's move to 4 KiB, at
+	// its first sample, and counts against it.
+	var s2 sizer
+	if d, _ := s2.add(100000, &p); classSize(d) != 4096 || s2.def&0x80 == 0 {
+		t.Errorf("a P starting after the hint: default %d bytes (state %#x), want the hint's 4096, adopted", classSize(d), s2.def)
+	}
+}

@@ -176,6 +176,7 @@ var funcs = template.FuncMap{
 	"duration": Duration,
 	"bytes":    Bytes,
 	"fraction": Fraction,
+	"float":    func(n uint64) float64 { return float64(n) },
 	"ratio":    Ratio,
 	"verdict":  VerdictLines,
 	"speedup":  speedupCell,
@@ -297,7 +298,7 @@ dl.legend dd { margin: 0 0 0 16px; font-size: 14px; color: #444; }
 <div class="scroll"><table>
 <tr><th class="name">case</th><th class="name">variant</th><th>wall/op</th><th>CPU/op</th><th>B/op</th><th>allocs/op</th><th>first</th><th>GC/op</th><th>speedup</th><th>published</th></tr>
 {{range $c := .Cases}}{{range $i, $v := .Variants}}<tr class="{{if eq $v.Role "reuse"}}reuse{{else if eq $v.Role "baseline"}}baseline{{end}}{{if not $v.Valid}} invalid{{end}}">
-{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsMedian}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsMedian}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedupCI $v}}</td><td>{{pub $v}}</td></tr>
+{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsMedian}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsMedian}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{fraction (float $v.FirstAllocs)}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedupCI $v}}</td><td>{{pub $v}}</td></tr>
 {{end}}{{end}}</table></div>
 {{range .Cases}}{{$st := .Verdict.Headline.Status}}{{range $i, $l := verdict .}}<div class="verdict {{if first $i}}{{statusClass $st}}{{else}}info{{end}}">{{$l}}</div>{{end}}
 {{range .Variants}}{{if not .Valid}}<div class="check">{{.Name}}: {{.Check}}</div>{{end}}{{end}}{{end}}

@@ -503,6 +503,16 @@ func TestCompareCommand(t *testing.T) {
 			t.Errorf("compare output lacks %q:\n%s", want, stdout.String())
 		}
 	}
+	stdout.Reset()
+	if err := run([]string{"compare", "-agree", files[0], files[0]}, &stdout, &stderr); err != nil {
+		t.Fatalf("compare -agree of a run with itself: %v\n%s", err, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "0 with disjoint intervals") || !strings.Contains(stdout.String(), "the runs agree") {
+		t.Errorf("compare -agree of a run with itself:\n%s", stdout.String())
+	}
+	if got := exitCode(errDisagree); got != 1 {
+		t.Errorf("exit status when runs disagree = %d, want 1", got)
+	}
 	for _, args := range [][]string{{"compare"}, {"compare", files[0]}, {"compare", files[0], filepath.Join(dir, "missing.json")}} {
 		if err := run(args, io.Discard, io.Discard); err == nil {
 			t.Errorf("run(%q) = nil error, want one", args)

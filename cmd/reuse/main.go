@@ -121,7 +121,7 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 22 s budget")
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
 	fs.BoolVar(&cfg.sweep, "gc-sweep", false, "also measure W1, W9 and W11 (or the -filter selection) under GOGC 25, 100 and 400 and live heaps of 0 to 128 MiB (adds a minute or more: its rounds have a 60 s budget)")
-	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
+	rounds := fs.Int("rounds", 0, "measuring rounds per variant, each in its own pass over the workloads on a fresh instance (default 9, 15 with -full)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n       reuse compare [-agree] OLD.json NEW.json\n       reuse advise [-json] PROFILE\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -303,31 +303,28 @@ func isTerminal(f *os.File) bool {
 }
 
 // progress returns a Progress callback that rewrites one status line on w:
-// the workload, how many remain and the estimated time left, from the
-// variants measured so far.
+// the pass over the workloads, the workload, and the estimated time left,
+// from the variants measured so far.
 func progress(w io.Writer, defs []report.Def) func(report.Def, int, int, time.Duration) {
 	weights := make([]int, len(defs))
-	total := 0
+	perPass := 0
 	for i, d := range defs {
 		for _, c := range d.Cases {
 			weights[i] += len(c.Variants)
 		}
-		total += weights[i]
+		perPass += weights[i]
 	}
 	done := 0
 	return func(d report.Def, i, n int, elapsed time.Duration) {
+		passes := max(1, n/max(1, len(defs)))
 		left := "estimating…"
 		if done > 0 {
-			rest := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+			rest := time.Duration(float64(elapsed) * float64(perPass*passes-done) / float64(done))
 			left = fmt.Sprintf("~%s left", rest.Round(time.Second))
 		}
-		togo := fmt.Sprintf("%d workloads to go", n-i-1)
-		if n-i-1 == 1 {
-			togo = "1 workload to go"
-		}
-		fmt.Fprintf(w, "\r\033[K[%d/%d] %s %s: %s, %s", i+1, n, d.ID, d.Name, togo, left)
-		if i < len(weights) {
-			done += weights[i]
+		fmt.Fprintf(w, "\r\033[K[%d/%d] pass %d of %d, %s %s: %s", i+1, n, i/max(1, len(defs))+1, passes, d.ID, d.Name, left)
+		if len(weights) > 0 {
+			done += weights[i%len(weights)]
 		}
 	}
 }

@@ -195,6 +195,20 @@ func TestJSONSchema(t *testing.T) {
 				vs.num(v, "gcs", 0)
 				vs.num(v, "gcs_per_op", 0)
 				vs.num(v, "errors", 0)
+				misses, drops, rate := vs.num(v, "pool_misses", 0), vs.num(v, "pool_drops", 0), vs.num(v, "pool_miss_rate", 0)
+				if want := math.Max(0, misses-drops) / ops; math.Abs(rate-want) > 1e-12 {
+					t.Errorf("%s: pool_miss_rate %v, want (misses − drops) ÷ ops = %v", vs.path, rate, want)
+				}
+				counted := vs.boolean(v, "pool_misses_counted")
+				if role == "baseline" && counted {
+					t.Errorf("%s: a baseline with counted pool misses", vs.path)
+				}
+				if (id == "W1" || id == "W2") && role != "baseline" && !counted {
+					t.Errorf("%s: pool misses not counted", vs.path)
+				}
+				if unsteady, _ := v["unsteady"].(string); (unsteady != "") != (counted && rate > report.MaxMissRate) {
+					t.Errorf("%s: unsteady %q with miss rate %v", vs.path, unsteady, rate)
+				}
 				check := vs.str(v, "check", true)
 				valid := vs.boolean(v, "valid")
 				if cpu := vs.num(v, "cpu_ns_per_op", 0); top["timing"] == "cpu" && valid && cpu <= 0 {
@@ -362,15 +376,21 @@ func TestProgressLine(t *testing.T) {
 	defs := report.Select(nil)
 	var b bytes.Buffer
 	p := progress(&b, defs)
-	p(defs[0], 0, len(defs), 0)
-	if got, want := b.String(), fmt.Sprintf("[1/%d] %s %s: %d workloads to go, estimating", len(defs), defs[0].ID, defs[0].Name, len(defs)-1); !strings.Contains(got, want) {
-		t.Errorf("first progress line = %q", got)
+	n := 9 * len(defs) // nine passes
+	p(defs[0], 0, n, 0)
+	if got, want := b.String(), fmt.Sprintf("[1/%d] pass 1 of 9, %s %s: estimating", n, defs[0].ID, defs[0].Name); !strings.Contains(got, want) {
+		t.Errorf("first progress line = %q, want %q", got, want)
 	}
 	b.Reset()
-	p(defs[1], 1, len(defs), 2*time.Second)
+	p(defs[1], 1, n, 2*time.Second)
 	got := b.String()
-	if !strings.Contains(got, fmt.Sprintf("[2/%d] %s", len(defs), defs[1].ID)) || !strings.Contains(got, fmt.Sprintf("%d workloads to go", len(defs)-2)) || !strings.Contains(got, "s left") {
-		t.Errorf("second progress line = %q, want the workload, what remains and the time left", got)
+	if !strings.Contains(got, fmt.Sprintf("[2/%d] pass 1 of 9, %s", n, defs[1].ID)) || !strings.Contains(got, "s left") {
+		t.Errorf("second progress line = %q, want the pass, the workload and the time left", got)
+	}
+	b.Reset()
+	p(defs[0], len(defs), n, 20*time.Second)
+	if got := b.String(); !strings.Contains(got, fmt.Sprintf("[%d/%d] pass 2 of 9, %s", len(defs)+1, n, defs[0].ID)) {
+		t.Errorf("first progress line of the second pass = %q", got)
 	}
 }
 

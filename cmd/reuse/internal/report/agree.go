@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -22,8 +23,22 @@ type Agreement struct {
 	// "faster" in one run and "same within noise" in the other.
 	Changed int
 	// Gain and Loss are the summary's largest gain and largest loss in
-	// each run: the case named, "" when there is none.
-	Gain, Loss [2]string
+	// each run: the case named first, "" when there is none, then the
+	// cases the run could not tell apart from it.
+	Gain, Loss [2][]string
+}
+
+// Headline says how the largest gain (or loss) of two runs compare:
+// "same" when they name the same case, "tied" when each names a case that
+// the other could not tell apart from its own, "DIFFERENT" otherwise.
+func Headline(x [2][]string) string {
+	switch {
+	case x[0][0] == x[1][0]:
+		return "same"
+	case slices.Contains(x[1], x[0][0]) && slices.Contains(x[0], x[1][0]):
+		return "tied"
+	}
+	return "DIFFERENT"
 }
 
 // MaxDisjoint is the most verdicts with disjoint intervals that two runs
@@ -33,9 +48,10 @@ type Agreement struct {
 func MaxDisjoint(verdicts int) int { return verdicts / 40 }
 
 // OK reports whether the runs agree: no flip, at most MaxDisjoint
-// disjoint intervals, and the same largest gain and loss.
+// disjoint intervals, and the same largest gain and loss, or cases that
+// each run could not tell apart.
 func (a Agreement) OK() bool {
-	return len(a.Flips) == 0 && len(a.Disjoint) <= MaxDisjoint(a.Verdicts) && a.Gain[0] == a.Gain[1] && a.Loss[0] == a.Loss[1]
+	return len(a.Flips) == 0 && len(a.Disjoint) <= MaxDisjoint(a.Verdicts) && Headline(a.Gain) != "DIFFERENT" && Headline(a.Loss) != "DIFFERENT"
 }
 
 // Agree compares the verdicts of two runs, case by case.
@@ -70,7 +86,7 @@ func Agree(a, b Report) Agreement {
 	}
 	for i, r := range []Report{a, b} {
 		_, _, best, worst := tally(r, func(v Verdict) Comparison { return v.Headline })
-		ag.Gain[i], ag.Loss[i] = best.name, worst.name
+		ag.Gain[i], ag.Loss[i] = best.names(), worst.names()
 	}
 	return ag
 }
@@ -106,14 +122,21 @@ func WriteAgreement(w io.Writer, ag Agreement) error {
 	for _, d := range ag.Disjoint {
 		fmt.Fprintf(&b, "  disjoint: %s\n", d)
 	}
-	same := func(x [2]string) string {
-		if x[0] == x[1] {
-			return "same"
-		}
-		return "DIFFERENT"
+	for _, h := range []struct {
+		what string
+		x    [2][]string
+	}{{"largest gain", ag.Gain}, {"largest loss", ag.Loss}} {
+		fmt.Fprintf(&b, "%s: %s then %s (%s)\n", h.what, headlineNames(h.x[0]), headlineNames(h.x[1]), Headline(h.x))
 	}
-	fmt.Fprintf(&b, "largest gain: %q then %q (%s)\n", ag.Gain[0], ag.Gain[1], same(ag.Gain))
-	fmt.Fprintf(&b, "largest loss: %q then %q (%s)\n", ag.Loss[0], ag.Loss[1], same(ag.Loss))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// headlineNames is a largest gain or loss as "W5" or "W5 (ties: W6 n=100)".
+func headlineNames(l []string) string {
+	s := fmt.Sprintf("%q", l[0])
+	if len(l) > 1 {
+		s += fmt.Sprintf(" (not told apart from %s)", strings.Join(l[1:], ", "))
+	}
+	return s
 }

@@ -28,7 +28,7 @@ func TestAgree(t *testing.T) {
 	if !ag.OK() || ag.Verdicts != 6 || len(ag.Flips)+len(ag.Disjoint)+ag.Changed != 0 {
 		t.Errorf("a run against itself: %+v, want agreement over 6 verdicts", ag)
 	}
-	if ag.Gain != [2]string{"W1 a", "W1 a"} || ag.Loss != [2]string{"W1 b", "W1 b"} {
+	if Headline(ag.Gain) != "same" || ag.Gain[0][0] != "W1 a" || Headline(ag.Loss) != "same" || ag.Loss[0][0] != "W1 b" {
 		t.Errorf("gain %q, loss %q; want W1 a and W1 b in both", ag.Gain, ag.Loss)
 	}
 
@@ -48,7 +48,7 @@ func TestAgree(t *testing.T) {
 	if ag.Changed != 4 {
 		t.Errorf("changed = %d, want 4 (W1 b and W1 c, two verdicts each)", ag.Changed)
 	}
-	if ag.Loss != [2]string{"W1 b", ""} {
+	if ag.Loss[0][0] != "W1 b" || ag.Loss[1][0] != "" || Headline(ag.Loss) != "DIFFERENT" {
 		t.Errorf("loss = %q, want W1 b then none", ag.Loss)
 	}
 	var b bytes.Buffer
@@ -67,5 +67,36 @@ func TestMaxDisjoint(t *testing.T) {
 		if got := MaxDisjoint(tt.n); got != tt.want {
 			t.Errorf("MaxDisjoint(%d) = %d, want %d", tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestHeadlineTies sees two runs whose largest losses are two cases that
+// neither run tells apart: consistent, though not the same case.
+func TestHeadlineTies(t *testing.T) {
+	a := agreeRun(iv(0.70, 0.76, 0.88), iv(0.78, 0.82, 0.90), iv(0.9, 0.95, 0.98))
+	b := agreeRun(iv(0.71, 0.84, 0.95), iv(0.72, 0.76, 0.99), iv(0.9, 0.95, 0.98))
+	ag := Agree(a, b)
+	if got := Headline(ag.Loss); got != "tied" {
+		t.Errorf("Headline(%q) = %q, want tied", ag.Loss, got)
+	}
+	if got := Headline([2][]string{{"W1 a", "W1 b"}, {"W1 c"}}); got != "DIFFERENT" {
+		t.Errorf("Headline of cases not in each other's ties = %q, want DIFFERENT", got)
+	}
+	s := Summarize(a).Findings[0]
+	if want := "its largest loss is W1 a (0.760× [0.700–0.880×]), not told apart from W1 b (0.820× [0.780–0.900×])"; !strings.Contains(s, want) {
+		t.Errorf("summary = %q, want it to contain %q", s, want)
+	}
+}
+
+// TestUnsteadyNoHeadline checks that a comparison with a variant whose
+// pool missed never makes the summary's largest gain, however large.
+func TestUnsteadyNoHeadline(t *testing.T) {
+	r := agreeRun(iv(1.1, 1.2, 1.3), iv(10000, 12434, 38349))
+	for _, c := range []*Comparison{&r.Workloads[0].Cases[1].Verdict.Headline, &r.Workloads[0].Cases[1].Verdict.Baseline} {
+		c.Unsteady = "sync.Pool, *[]int"
+	}
+	s := Summarize(r).Findings[0]
+	if !strings.Contains(s, "its largest gain is W1 a (1.20×") || strings.Contains(s, "12.4k") {
+		t.Errorf("summary = %q, want W1 a as the largest gain, not W1 b's unsteady 12.4k×", s)
 	}
 }

@@ -28,11 +28,14 @@ func Summarize(r Report) Summary {
 		}
 	}
 	s := Summary{
-		What: fmt.Sprintf("%d workloads, %d cases, %d variants, %d interleaved rounds each, in %.0f s (%s run); times are %s time per op",
+		What: fmt.Sprintf("%d workloads, %d cases, %d variants, %d rounds each (one per pass over the workloads, each on a fresh pool), in %.0f s (%s run); times are %s time per op",
 			len(r.Workloads), cases, variants, rounds, r.Seconds, r.Mode, map[string]string{"cpu": "process CPU", "wall": "wall-clock"}[r.Timing]),
 		Where: Machine(r),
 	}
 	s.Findings = append(s.Findings, headlineFinding(r), baselineFinding(r))
+	if f := unsteadyFinding(r); f != "" {
+		s.Findings = append(s.Findings, f)
+	}
 	if f := pitfallFinding(r); f != "" {
 		s.Findings = append(s.Findings, f)
 	}
@@ -72,11 +75,21 @@ func label(w Workload, c Case) string {
 	return w.ID + " " + c.Name
 }
 
+// extreme is the case with the largest gain (or loss) of one comparison,
+// with the cases that the run cannot tell apart from it: those whose
+// interval overlaps its interval.
+type extreme struct {
+	caseRef
+	ties []caseRef
+}
+
 // tally counts the statuses of one comparison over every case and returns
 // the case with the largest speedup among those "faster" and the one with
-// the smallest among those "slower".
-func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int, best, worst caseRef) {
+// the smallest among those "slower", of the comparisons of pools at work
+// (not Unsteady), each with its ties.
+func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int, best, worst extreme) {
 	count = map[string]int{}
+	var faster, slower []caseRef
 	for _, w := range r.Workloads {
 		for _, c := range w.Cases {
 			cmp := pick(c.Verdict)
@@ -85,15 +98,63 @@ func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int
 			}
 			n++
 			count[cmp.Status]++
-			if cmp.Status == StatusFaster && (best.name == "" || cmp.Speedup.Median > best.cmp.Speedup.Median) {
-				best = caseRef{label(w, c), cmp}
-			}
-			if cmp.Status == StatusSlower && (worst.name == "" || cmp.Speedup.Median < worst.cmp.Speedup.Median) {
-				worst = caseRef{label(w, c), cmp}
+			switch {
+			case cmp.Unsteady != "":
+			case cmp.Status == StatusFaster:
+				faster = append(faster, caseRef{label(w, c), cmp})
+			case cmp.Status == StatusSlower:
+				slower = append(slower, caseRef{label(w, c), cmp})
 			}
 		}
 	}
+	best = extremeOf(faster, func(a, b Interval) bool { return a.Median > b.Median }, func(a, b Interval) bool { return a.High >= b.Low })
+	worst = extremeOf(slower, func(a, b Interval) bool { return a.Median < b.Median }, func(a, b Interval) bool { return a.Low <= b.High })
 	return count, n, best, worst
+}
+
+// extremeOf returns the case of refs that beats every other (beats(a, b):
+// a's interval is beyond b's), with the cases that reach it (reaches(a,
+// b): a's interval reaches into b's), in the order of refs.
+func extremeOf(refs []caseRef, beats, reaches func(a, b Interval) bool) extreme {
+	var e extreme
+	for _, r := range refs {
+		if e.name == "" || beats(r.cmp.Speedup, e.cmp.Speedup) {
+			e.caseRef = r
+		}
+	}
+	for _, r := range refs {
+		if r.name != e.name && reaches(r.cmp.Speedup, e.cmp.Speedup) {
+			e.ties = append(e.ties, r)
+		}
+	}
+	return e
+}
+
+// String is the extreme for a sentence: "W5 (1.49× [1.34–1.68×]), not told
+// apart from W6 n=100 (1.40× [1.35–1.52×])".
+func (e extreme) String() string {
+	s := fmt.Sprintf("%s (%s)", e.name, Interval3(e.cmp.Speedup))
+	if len(e.ties) == 0 {
+		return s
+	}
+	var l []string
+	for i, t := range e.ties {
+		if i == 3 {
+			l = append(l, fmt.Sprintf("%d more", len(e.ties)-i))
+			break
+		}
+		l = append(l, fmt.Sprintf("%s (%s)", t.name, Interval3(t.cmp.Speedup)))
+	}
+	return s + ", not told apart from " + strings.Join(l, ", ")
+}
+
+// names returns the extreme's case and its ties.
+func (e extreme) names() []string {
+	out := []string{e.name}
+	for _, t := range e.ties {
+		out = append(out, t.name)
+	}
+	return out
 }
 
 func counts(count map[string]int, n int) string {
@@ -113,10 +174,10 @@ func headlineFinding(r Report) string {
 	}
 	s := "Against sync.Pool written correctly, reuse is " + counts(count, n)
 	if best.name != "" {
-		s += fmt.Sprintf("; its largest gain is %s (%s)", best.name, Interval3(best.cmp.Speedup))
+		s += "; its largest gain is " + best.String()
 	}
 	if worst.name != "" {
-		s += fmt.Sprintf("; its largest loss is %s (%s)", worst.name, Interval3(worst.cmp.Speedup))
+		s += "; its largest loss is " + worst.String()
 	}
 	return s + "."
 }
@@ -166,4 +227,24 @@ func pitfallFinding(r Report) string {
 	}
 	return fmt.Sprintf("The usual sync.Pool code falls into %d pitfalls in this run, each detected from evidence: %s (docs/PITFALLS.md).",
 		len(labels), strings.Join(parts, "; "))
+}
+
+// unsteadyFinding lists the variants whose pools missed in more than
+// MaxMissRate of their ops, "" when there are none.
+func unsteadyFinding(r Report) string {
+	var l []string
+	for _, w := range r.Workloads {
+		for _, c := range w.Cases {
+			for _, v := range c.Variants {
+				if v.Unsteady != "" {
+					l = append(l, fmt.Sprintf("%s %s (%.1f%%)", label(w, c), v.Name, 100*v.MissRate))
+				}
+			}
+		}
+	}
+	if len(l) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Not the steady state: the pool of %s missed in more than %.0f%% of its ops; their comparisons make no headline.",
+		strings.Join(l, ", "), 100*MaxMissRate)
 }

@@ -23,9 +23,9 @@ func WriteText(w io.Writer, r Report) error {
 	if r.Timing == "cpu" {
 		col = "cpu/op"
 		b.WriteString("cpu/op is process CPU time per op (all threads, GC work included), steadier than wall time\n")
-		b.WriteString("on a loaded machine (wall time is in -json and -html), the median of interleaved rounds.\n")
+		b.WriteString("on a loaded machine (wall time is in -json and -html), the median of the rounds.\n")
 	} else {
-		b.WriteString("time/op is wall-clock time per op, the median of interleaved rounds.\n")
+		b.WriteString("time/op is wall-clock time per op, the median of the rounds.\n")
 	}
 	b.WriteString("speedup is the baseline's time over the variant's, the median over rounds; publ. is the\n")
 	b.WriteString("write-ups' ratio (other machines, older Go; ! marks one that is not real). allocs/op and\n")
@@ -54,6 +54,9 @@ func WriteText(w io.Writer, r Report) error {
 			for _, v := range c.Variants {
 				if !v.Valid {
 					wrap(&b, "  ", fmt.Sprintf("✗ %s: %s", v.Name, v.Check))
+				}
+				if v.Unsteady != "" {
+					wrap(&b, "  ", fmt.Sprintf("~ %s: %s", v.Name, v.Unsteady))
 				}
 			}
 		}
@@ -128,7 +131,11 @@ func comparisonText(c Comparison) string {
 	if c.Status == StatusInvalid {
 		return StatusInvalid + " (a variant failed its check)"
 	}
-	return Interval3(c.Speedup) + ", " + c.Status
+	s := Interval3(c.Speedup) + ", " + c.Status
+	if c.Unsteady != "" {
+		s += " (not the steady state: the pool of " + c.Unsteady + " missed)"
+	}
+	return s
 }
 
 // Interval3 formats a speedup interval: 1.23× [1.10–1.31].

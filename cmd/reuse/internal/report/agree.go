@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 )
 
@@ -23,22 +22,10 @@ type Agreement struct {
 	// "faster" in one run and "same within noise" in the other.
 	Changed int
 	// Gain and Loss are the summary's largest gain and largest loss in
-	// each run: the case named first, "" when there is none, then the
-	// cases the run could not tell apart from it.
-	Gain, Loss [2][]string
-}
-
-// Headline says how the largest gain (or loss) of two runs compare:
-// "same" when they name the same case, "tied" when each names a case that
-// the other could not tell apart from its own, "DIFFERENT" otherwise.
-func Headline(x [2][]string) string {
-	switch {
-	case x[0][0] == x[1][0]:
-		return "same"
-	case slices.Contains(x[1], x[0][0]) && slices.Contains(x[0], x[1][0]):
-		return "tied"
-	}
-	return "DIFFERENT"
+	// each run, "" when there is none, and GainHow and LossHow how they
+	// compare (see headline).
+	Gain, Loss       [2]string
+	GainHow, LossHow string
 }
 
 // MaxDisjoint is the most verdicts with disjoint intervals that two runs
@@ -49,9 +36,52 @@ func MaxDisjoint(verdicts int) int { return verdicts / 40 }
 
 // OK reports whether the runs agree: no flip, at most MaxDisjoint
 // disjoint intervals, and the same largest gain and loss, or cases that
-// each run could not tell apart.
+// neither run can tell apart.
 func (a Agreement) OK() bool {
-	return len(a.Flips) == 0 && len(a.Disjoint) <= MaxDisjoint(a.Verdicts) && Headline(a.Gain) != "DIFFERENT" && Headline(a.Loss) != "DIFFERENT"
+	return len(a.Flips) == 0 && len(a.Disjoint) <= MaxDisjoint(a.Verdicts) && a.GainHow != HeadlineDifferent && a.LossHow != HeadlineDifferent
+}
+
+// How two runs' largest gains (or losses) compare.
+const (
+	HeadlineSame      = "same"      // the same case
+	HeadlineTied      = "tied"      // two cases whose intervals overlap in both runs
+	HeadlineDifferent = "DIFFERENT" // anything else
+)
+
+// headline compares the case named x[0] in run a with the case named
+// x[1] in run b, pick choosing the comparison: the same case, or two
+// cases that neither run tells apart (in each run, the two intervals
+// overlap).
+func headline(a, b Report, x [2]string, pick func(Verdict) Comparison) string {
+	switch {
+	case x[0] == x[1]:
+		return HeadlineSame
+	case x[0] == "" || x[1] == "":
+		return HeadlineDifferent
+	}
+	for _, r := range []Report{a, b} {
+		p, q, ok := intervals(r, x[0], x[1], pick)
+		if !ok || p.High < q.Low || q.High < p.Low {
+			return HeadlineDifferent
+		}
+	}
+	return HeadlineTied
+}
+
+// intervals returns the intervals of the cases named x and y in r.
+func intervals(r Report, x, y string, pick func(Verdict) Comparison) (p, q Interval, ok bool) {
+	var found int
+	for _, w := range r.Workloads {
+		for _, c := range w.Cases {
+			switch label(w, c) {
+			case x:
+				p, found = pick(c.Verdict).Speedup, found+1
+			case y:
+				q, found = pick(c.Verdict).Speedup, found+1
+			}
+		}
+	}
+	return p, q, found == 2 && p.Confidence > 0 && q.Confidence > 0
 }
 
 // Agree compares the verdicts of two runs, case by case.
@@ -84,10 +114,12 @@ func Agree(a, b Report) Agreement {
 			}
 		}
 	}
+	pick := func(v Verdict) Comparison { return v.Headline }
 	for i, r := range []Report{a, b} {
-		_, _, best, worst := tally(r, func(v Verdict) Comparison { return v.Headline })
-		ag.Gain[i], ag.Loss[i] = best.names(), worst.names()
+		_, _, best, worst := tally(r, pick)
+		ag.Gain[i], ag.Loss[i] = best.name, worst.name
 	}
+	ag.GainHow, ag.LossHow = headline(a, b, ag.Gain, pick), headline(a, b, ag.Loss, pick)
 	return ag
 }
 
@@ -122,21 +154,8 @@ func WriteAgreement(w io.Writer, ag Agreement) error {
 	for _, d := range ag.Disjoint {
 		fmt.Fprintf(&b, "  disjoint: %s\n", d)
 	}
-	for _, h := range []struct {
-		what string
-		x    [2][]string
-	}{{"largest gain", ag.Gain}, {"largest loss", ag.Loss}} {
-		fmt.Fprintf(&b, "%s: %s then %s (%s)\n", h.what, headlineNames(h.x[0]), headlineNames(h.x[1]), Headline(h.x))
-	}
+	fmt.Fprintf(&b, "largest gain: %q then %q (%s)\n", ag.Gain[0], ag.Gain[1], ag.GainHow)
+	fmt.Fprintf(&b, "largest loss: %q then %q (%s)\n", ag.Loss[0], ag.Loss[1], ag.LossHow)
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// headlineNames is a largest gain or loss as "W5" or "W5 (ties: W6 n=100)".
-func headlineNames(l []string) string {
-	s := fmt.Sprintf("%q", l[0])
-	if len(l) > 1 {
-		s += fmt.Sprintf(" (not told apart from %s)", strings.Join(l[1:], ", "))
-	}
-	return s
 }

@@ -28,7 +28,7 @@ func TestAgree(t *testing.T) {
 	if !ag.OK() || ag.Verdicts != 6 || len(ag.Flips)+len(ag.Disjoint)+ag.Changed != 0 {
 		t.Errorf("a run against itself: %+v, want agreement over 6 verdicts", ag)
 	}
-	if Headline(ag.Gain) != "same" || ag.Gain[0][0] != "W1 a" || Headline(ag.Loss) != "same" || ag.Loss[0][0] != "W1 b" {
+	if ag.GainHow != HeadlineSame || ag.Gain[0] != "W1 a" || ag.LossHow != HeadlineSame || ag.Loss[0] != "W1 b" {
 		t.Errorf("gain %q, loss %q; want W1 a and W1 b in both", ag.Gain, ag.Loss)
 	}
 
@@ -48,7 +48,7 @@ func TestAgree(t *testing.T) {
 	if ag.Changed != 4 {
 		t.Errorf("changed = %d, want 4 (W1 b and W1 c, two verdicts each)", ag.Changed)
 	}
-	if ag.Loss[0][0] != "W1 b" || ag.Loss[1][0] != "" || Headline(ag.Loss) != "DIFFERENT" {
+	if ag.Loss != [2]string{"W1 b", ""} || ag.LossHow != HeadlineDifferent {
 		t.Errorf("loss = %q, want W1 b then none", ag.Loss)
 	}
 	var b bytes.Buffer
@@ -71,16 +71,21 @@ func TestMaxDisjoint(t *testing.T) {
 }
 
 // TestHeadlineTies sees two runs whose largest losses are two cases that
-// neither run tells apart: consistent, though not the same case.
+// neither run tells apart: consistent, though not the same case; and two
+// runs whose largest losses one run tells apart.
 func TestHeadlineTies(t *testing.T) {
 	a := agreeRun(iv(0.70, 0.76, 0.88), iv(0.78, 0.82, 0.90), iv(0.9, 0.95, 0.98))
 	b := agreeRun(iv(0.71, 0.84, 0.95), iv(0.72, 0.76, 0.99), iv(0.9, 0.95, 0.98))
 	ag := Agree(a, b)
-	if got := Headline(ag.Loss); got != "tied" {
-		t.Errorf("Headline(%q) = %q, want tied", ag.Loss, got)
+	if ag.Loss != [2]string{"W1 a", "W1 b"} || ag.LossHow != HeadlineTied {
+		t.Errorf("loss %q, %s; want W1 a then W1 b, tied", ag.Loss, ag.LossHow)
 	}
-	if got := Headline([2][]string{{"W1 a", "W1 b"}, {"W1 c"}}); got != "DIFFERENT" {
-		t.Errorf("Headline of cases not in each other's ties = %q, want DIFFERENT", got)
+	if !ag.OK() {
+		t.Errorf("tied losses: runs disagree: %+v", ag)
+	}
+	c := agreeRun(iv(0.70, 0.76, 0.80), iv(0.85, 0.9, 0.95), iv(0.9, 0.95, 0.98))
+	if ag := Agree(c, b); ag.LossHow != HeadlineDifferent || ag.OK() {
+		t.Errorf("loss %q, %s; want DIFFERENT: the first run tells W1 a from W1 b", ag.Loss, ag.LossHow)
 	}
 	s := Summarize(a).Findings[0]
 	if want := "its largest loss is W1 a (0.760× [0.700–0.880×]), not told apart from W1 b (0.820× [0.780–0.900×])"; !strings.Contains(s, want) {

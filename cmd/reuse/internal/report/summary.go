@@ -86,10 +86,11 @@ type extreme struct {
 // tally counts the statuses of one comparison over every case and returns
 // the case with the largest speedup among those "faster" and the one with
 // the smallest among those "slower", of the comparisons of pools at work
-// (not Unsteady), each with its ties.
+// (not Unsteady), each with its ties: the other comparisons of its status
+// whose intervals reach into its interval.
 func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int, best, worst extreme) {
 	count = map[string]int{}
-	var faster, slower []caseRef
+	var measured []caseRef
 	for _, w := range r.Workloads {
 		for _, c := range w.Cases {
 			cmp := pick(c.Verdict)
@@ -98,32 +99,32 @@ func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int
 			}
 			n++
 			count[cmp.Status]++
-			switch {
-			case cmp.Unsteady != "":
-			case cmp.Status == StatusFaster:
-				faster = append(faster, caseRef{label(w, c), cmp})
-			case cmp.Status == StatusSlower:
-				slower = append(slower, caseRef{label(w, c), cmp})
+			if cmp.Unsteady == "" && (cmp.Status == StatusFaster || cmp.Status == StatusSlower || cmp.Status == StatusSame) {
+				measured = append(measured, caseRef{label(w, c), cmp})
 			}
 		}
 	}
-	best = extremeOf(faster, func(a, b Interval) bool { return a.Median > b.Median }, func(a, b Interval) bool { return a.High >= b.Low })
-	worst = extremeOf(slower, func(a, b Interval) bool { return a.Median < b.Median }, func(a, b Interval) bool { return a.Low <= b.High })
+	best = extremeOf(measured, StatusFaster, func(a, b Interval) bool { return a.Median > b.Median }, func(a, b Interval) bool { return a.High >= b.Low })
+	worst = extremeOf(measured, StatusSlower, func(a, b Interval) bool { return a.Median < b.Median }, func(a, b Interval) bool { return a.Low <= b.High })
 	return count, n, best, worst
 }
 
-// extremeOf returns the case of refs that beats every other (beats(a, b):
-// a's interval is beyond b's), with the cases that reach it (reaches(a,
-// b): a's interval reaches into b's), in the order of refs.
-func extremeOf(refs []caseRef, beats, reaches func(a, b Interval) bool) extreme {
+// extremeOf returns the case of refs with the status that beats every
+// other with it (beats(a, b): a's median is beyond b's), with the other
+// cases of refs with the status that reach it (reaches(a, b): a's
+// interval reaches into b's), in the order of refs.
+func extremeOf(refs []caseRef, status string, beats, reaches func(a, b Interval) bool) extreme {
 	var e extreme
 	for _, r := range refs {
-		if e.name == "" || beats(r.cmp.Speedup, e.cmp.Speedup) {
+		if r.cmp.Status == status && (e.name == "" || beats(r.cmp.Speedup, e.cmp.Speedup)) {
 			e.caseRef = r
 		}
 	}
+	if e.name == "" {
+		return e
+	}
 	for _, r := range refs {
-		if r.name != e.name && reaches(r.cmp.Speedup, e.cmp.Speedup) {
+		if r.name != e.name && r.cmp.Status == status && reaches(r.cmp.Speedup, e.cmp.Speedup) {
 			e.ties = append(e.ties, r)
 		}
 	}
@@ -146,15 +147,6 @@ func (e extreme) String() string {
 		l = append(l, fmt.Sprintf("%s (%s)", t.name, Interval3(t.cmp.Speedup)))
 	}
 	return s + ", not told apart from " + strings.Join(l, ", ")
-}
-
-// names returns the extreme's case and its ties.
-func (e extreme) names() []string {
-	out := []string{e.name}
-	for _, t := range e.ties {
-		out = append(out, t.name)
-	}
-	return out
 }
 
 func counts(count map[string]int, n int) string {

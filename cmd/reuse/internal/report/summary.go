@@ -237,6 +237,6 @@ func unsteadyFinding(r Report) string {
 	if len(l) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Not the steady state: the pool of %s missed in more than %.0f%% of its ops; their comparisons make no headline.",
+	return fmt.Sprintf("Pools that missed: the pool of %s had nothing to give, though nothing was dropped, in more than %.0f%% of its timed ops; their comparisons make no headline.",
 		strings.Join(l, ", "), 100*MaxMissRate)
 }

@@ -133,7 +133,7 @@ func comparisonText(c Comparison) string {
 	}
 	s := Interval3(c.Speedup) + ", " + c.Status
 	if c.Unsteady != "" {
-		s += " (not the steady state: the pool of " + c.Unsteady + " missed)"
+		s += fmt.Sprintf(" (pool missed: %s, in more than %.0f%% of its ops)", c.Unsteady, 100*MaxMissRate)
 	}
 	return s
 }

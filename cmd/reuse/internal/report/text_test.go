@@ -107,3 +107,28 @@ func TestTableDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsteadyShown checks that a variant whose pool missed is marked in
+// the table's notes, in its comparison and on the page.
+func TestUnsteadyShown(t *testing.T) {
+	r := fixture()
+	c := &r.Workloads[0].Cases[2]
+	c.Variants[1].Unsteady = "its pool missed in 9 of 9 timed ops"
+	c.Verdict.Headline.Unsteady = c.Variants[1].Name
+	var b bytes.Buffer
+	if err := report.WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"~ sync.Pool, []int value: its pool missed in 9 of 9 timed ops", "(pool missed: sync.Pool, []int value, in more than 1% of its ops)", "Pools that missed: the pool of W1 n=1M sync.Pool, []int value"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := report.WriteHTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<div class="check unsteady">sync.Pool, []int value: its pool missed`) {
+		t.Error("the page does not mark the variant whose pool missed")
+	}
+}

@@ -34,7 +34,7 @@ var Legend = []struct{ Term, Meaning string }{
 	{StatusSame, "the interval holds 1×: this run cannot tell the two apart"},
 	{StatusSlower, "the whole interval lies below 1×"},
 	{StatusFewRounds, "fewer than 5 rounds: no interval with at least 90% coverage, so no verdict"},
-	{"not the steady state", fmt.Sprintf("a variant's pool had nothing to give in more than %.0f%% of its timed ops, so its figures measure fresh allocation as much as the pool; such a comparison never makes the summary's largest gain or loss", 100*MaxMissRate)},
+	{"pool missed", fmt.Sprintf("a variant's pool had nothing to give, though the variant had dropped nothing, in more than %.0f%% of its timed ops (marked ~), so its figures measure fresh allocation as much as the pool; such a comparison never makes the summary's largest gain or loss", 100*MaxMissRate)},
 	{Reproduced, "reuse's interval against fresh allocation reaches the write-up's published ratio or lies above it"},
 	{NotReproduced, "the interval lies below the published ratio; the note says why, from this run's figures"},
 	{PublishedFake, "the write-up's pooled code fails the report's check here (its ops return errors or wrong output), so its ratio measures nothing"},
@@ -65,7 +65,7 @@ type Comparison struct {
 	Status  string   `json:"status"`
 	// Unsteady, when not "", names the variants of the comparison whose
 	// pools missed in more than MaxMissRate of their ops: it does not
-	// compare steady states, and the summary never makes it a headline.
+	// compare pools at work, and the summary never makes it a headline.
 	Unsteady string `json:"unsteady,omitempty"`
 }
 

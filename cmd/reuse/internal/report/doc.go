@@ -33,8 +33,8 @@
 // background work counts). Speedups use CPU time where the platform can
 // read it (Report.Timing says which): on a machine shared with other work,
 // wall time per op varies several-fold with the load while CPU time does
-// not. Allocations, bytes and GCs are exact totals over every timed op,
-// divided by the op count. Nothing calls runtime.GC between rounds: a
+// not. Allocations, bytes and GCs are exact totals over the ops of the
+// rounds (the untimed ones included), divided by their count. Nothing calls runtime.GC between rounds: a
 // collection empties sync.Pool (pitfall P6), and the GCs a variant causes
 // are part of its cost.
 //

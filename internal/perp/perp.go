@@ -161,6 +161,12 @@ func (sl *Slot) Take() unsafe.Pointer { return sl.take(&sl.Val) }
 // Take2 is Take for Val2.
 func (sl *Slot) Take2() unsafe.Pointer { return sl.take(&sl.Val2) }
 
+// Touch marks the slot as used, as a Take that found a value does, for an
+// owner whose slot keeps state in Aux and Aux2 that must survive the sweep
+// while the pool is in use, whether or not Val held anything (bytebuf.Pool's
+// sizing). The caller is pinned to the slot's P.
+func (sl *Slot) Touch() { sl.used = 1 }
+
 // take empties *w, sl's Val or Val2, and returns what it held.
 func (sl *Slot) take(w *unsafe.Pointer) unsafe.Pointer {
 	v := *w
@@ -459,10 +465,9 @@ func (s *Slots) sweep() {
 	}
 }
 
-// letGo is the end of the sweep of a short Slots: it drops the victim the
-// previous sweep left, which no Make took back (the collector that ran
-// before this sweep has freed it), and turns the array, emptied, into the
-// victim, after adding its counters to s's own. So a pool in use makes no
+// letGo is the end of the sweep of a short Slots: it turns the array,
+// emptied, into the victim (replacing the victim the previous sweep left,
+// if a Make took that back), after adding its counters to s's own. So a pool in use makes no
 // array after each collection (its next Make takes the victim back), and
 // one whose use ended before a collection holds no per-P memory after the
 // next one, as a sync.Pool, whose victim cache the collection after that
@@ -470,9 +475,15 @@ func (s *Slots) sweep() {
 func (s *Slots) letGo() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.victim = weak.Pointer[Slot]{}
 	a := s.arr.Load()
 	if a == nil || s.kept {
+		// No Make took the victim back since the last sweep: keep the
+		// weak pointer, which the collector clears when it frees the
+		// array, unless the owner holds it by other means (bytebuf's
+		// Buffers point to it); once cleared, let its handle go too.
+		if s.victim.Value() == nil {
+			s.victim = weak.Pointer[Slot]{}
+		}
 		return
 	}
 	g, p := sum(a)

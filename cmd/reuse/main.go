@@ -30,6 +30,9 @@ import (
 )
 
 func main() {
+	if report.IsPass() {
+		os.Exit(report.ServePass(os.Stdout))
+	}
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errReported) && !errors.Is(err, errDisagree) {
 		fmt.Fprintln(os.Stderr, "reuse:", err)
@@ -68,6 +71,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
 		cfg.opt.Progress = progress(f, report.Select(cfg.opt.Filter))
+	}
+	// Each pass in a process of its own: this program, which serves it
+	// (main above; TestMain in the tests).
+	if exe, err := os.Executable(); err == nil {
+		cfg.opt.Exec = exe
 	}
 	r := report.Run(cfg.opt)
 	if cfg.sweep {

@@ -19,6 +19,15 @@ import (
 	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
+// TestMain serves the passes that the runs of the tests start in
+// processes of their own, as main does.
+func TestMain(m *testing.M) {
+	if report.IsPass() {
+		os.Exit(report.ServePass(os.Stdout))
+	}
+	os.Exit(m.Run())
+}
+
 // quick are the flags of a fast run for tests: figures are rough but every
 // workload, variant and detector runs, over the fewest rounds (5) that give
 // an interval of the coverage a verdict needs.
@@ -125,6 +134,11 @@ func TestJSONSchema(t *testing.T) {
 	}
 	if mode := s.str(top, "mode", true); mode != "default" {
 		t.Errorf("mode = %q, want default", mode)
+	}
+	// Each of the 5 passes ran in a process of its own (this test
+	// binary, through TestMain).
+	if n := s.num(top, "processes", 0); n != 5 || top["process_error"] != nil {
+		t.Errorf("%v passes in processes of their own, want 5; error %v", n, top["process_error"])
 	}
 	defs := report.Defs()
 	ws := s.arr(top, "workloads")

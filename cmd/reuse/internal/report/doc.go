@@ -14,10 +14,12 @@
 // In a pass, each variant of a case is built afresh, as a new Op with its
 // own empty pool, warmed up and calibrated, and measured for one round,
 // the variants of a case one after the other, in an order that turns with
-// each pass. So the rounds of a variant differ in everything a second run
-// of the report would change: the collector's state, the round size the
-// calibration chose, where its values lie in memory, and the load of the
-// machine over the run.
+// each pass. Command reuse runs each pass in a process of its own
+// (Options.Exec, ServePass). So the rounds of a variant differ in
+// everything a second run of the report would change: the collector's
+// state, the round size the calibration chose, where its values and its
+// pools' per-P state lie in memory, and the load of the machine over the
+// run.
 //
 // The very first call of the first instance is measured alone
 // (first-call allocations, pitfall P5). Each instance's output is compared

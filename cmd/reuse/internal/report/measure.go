@@ -36,7 +36,8 @@ type measurement struct {
 	errors     uint64
 	misses     uint64
 	drops      uint64
-	instances  int // fresh instances made: their first ops count in errors
+	instances  int  // fresh instances made: their first ops count in errors
+	seen       bool // the report sees the pool: misses are counted
 	firstErr   error
 }
 
@@ -45,6 +46,7 @@ type measurement struct {
 func start(vd VariantDef) *measurement {
 	m := &measurement{vd: vd, instances: 1}
 	m.op, m.pool = build(vd)
+	m.seen = m.pool.news != nil
 	var a, b runtime.MemStats
 	runtime.ReadMemStats(&a)
 	err := m.op(nil)
@@ -338,7 +340,7 @@ func (m *measurement) variant() Variant {
 		Check:         m.check,
 		Misses:        m.misses,
 		Drops:         m.drops,
-		MissesCounted: m.pool.news != nil,
+		MissesCounted: m.seen,
 	}
 	if cputime.Supported {
 		v.CPUNsPerOp, v.CPUNsMedian = fastest(m.cpu), median(m.cpu)

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,5 +118,22 @@ func TestMissesCounted(t *testing.T) {
 	}
 	if m := start(VariantDef{Name: "no pool", New: func() Op { return func(func(any)) error { return nil } }}); m.variant().MissesCounted {
 		t.Error("a variant without a pool has its misses counted")
+	}
+}
+
+// TestPassProcessFails gives Run a program that cannot run a pass: each
+// pass runs in this process instead, and the report says why.
+func TestPassProcessFails(t *testing.T) {
+	r := Run(Options{Filter: regexp.MustCompile("W2"), Round: time.Millisecond, Rounds: 5, Exec: filepath.Join(t.TempDir(), "missing")})
+	if r.Processes != 0 || r.ProcessError == "" {
+		t.Errorf("Processes = %d, ProcessError = %q; want 0 and why", r.Processes, r.ProcessError)
+	}
+	for _, v := range r.Workloads[0].Cases[0].Variants {
+		if !v.Valid || v.Rounds != 5 {
+			t.Errorf("%s: valid %v, %d rounds; want valid, 5 rounds measured here", v.Name, v.Valid, v.Rounds)
+		}
+	}
+	if s := Summarize(r).What; strings.Contains(s, "of its own") || strings.Contains(s, "of their own") {
+		t.Errorf("summary says passes ran in processes: %q", s)
 	}
 }

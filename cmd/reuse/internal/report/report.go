@@ -23,18 +23,22 @@ const (
 
 // Report is the result of one run: every selected workload with its figures.
 type Report struct {
-	GoVersion  string     `json:"go_version"`
-	GOOS       string     `json:"goos"`
-	GOARCH     string     `json:"goarch"`
-	GOMAXPROCS int        `json:"gomaxprocs"`
-	Timing     string     `json:"timing"` // "cpu" or "wall": the time speedups are computed from
-	NumCPU     int        `json:"num_cpu"`
-	CPU        string     `json:"cpu"` // the processor's model name, "" where unknown
-	GC         GC         `json:"gc"`  // the collector's setting the run measured under
-	Started    time.Time  `json:"started"`
-	Seconds    float64    `json:"seconds"`
-	Mode       string     `json:"mode"` // "default" or "full"
-	Workloads  []Workload `json:"workloads"`
+	GoVersion  string    `json:"go_version"`
+	GOOS       string    `json:"goos"`
+	GOARCH     string    `json:"goarch"`
+	GOMAXPROCS int       `json:"gomaxprocs"`
+	Timing     string    `json:"timing"` // "cpu" or "wall": the time speedups are computed from
+	NumCPU     int       `json:"num_cpu"`
+	CPU        string    `json:"cpu"` // the processor's model name, "" where unknown
+	GC         GC        `json:"gc"`  // the collector's setting the run measured under
+	Started    time.Time `json:"started"`
+	Seconds    float64   `json:"seconds"`
+	Mode       string    `json:"mode"` // "default" or "full"
+	// Processes is the number of passes run in processes of their own
+	// (Options.Exec), and ProcessError why one failed and ran here.
+	Processes    int        `json:"processes"`
+	ProcessError string     `json:"process_error,omitempty"`
+	Workloads    []Workload `json:"workloads"`
 	// Sweep, when asked for (-gc-sweep), is reuse's gain measured again
 	// under a grid of GC settings.
 	Sweep []SweepPoint `json:"gc_sweep,omitempty"`
@@ -188,6 +192,12 @@ type Options struct {
 	Budget time.Duration
 	// Full names the mode in the report.
 	Full bool
+	// Exec, if not "", is the program to run each pass in, a process of
+	// its own, so that the rounds also differ in what is fixed for a
+	// process (where its heap and its pools' per-P state lie in memory):
+	// a program whose main calls ServePass first when IsPass. A pass
+	// whose process fails runs in this one (Report.ProcessError says why).
+	Exec string
 	// GOGC, MemLimit and Ballast set the collector for the run: GOGC (0
 	// means 100), the soft memory limit in bytes (0 means none), and bytes
 	// of live, pointer-holding heap to hold meanwhile. The setting is
@@ -258,6 +268,11 @@ func Run(opt Options) Report {
 		}
 	}
 	for pass := range opt.Rounds {
+		if opt.Exec != "" && len(defs) > 0 {
+			if runPass(&r, opt, b, pass, defs, cases) {
+				continue
+			}
+		}
 		for i, d := range defs {
 			if opt.Progress != nil {
 				opt.Progress(d, pass*len(defs)+i, opt.Rounds*len(defs), time.Since(b.start))
@@ -291,6 +306,31 @@ func Select(filter *regexp.Regexp) []Def {
 		}
 	}
 	return out
+}
+
+// runPass runs a pass in a process of its own (Options.Exec) and reports
+// whether it did; when the process fails, the error goes into the report
+// and the budget is as it was, for the pass to run here.
+func runPass(r *Report, opt Options, b *budget, pass int, defs []Def, cases [][]*caseRun) bool {
+	if opt.Progress != nil {
+		opt.Progress(defs[0], pass*len(defs), opt.Rounds*len(defs), time.Since(b.start))
+	}
+	n := 0
+	for _, cs := range cases {
+		for _, c := range cs {
+			n += len(c.ms)
+		}
+	}
+	round := b.round(n)
+	if err := spawnPass(opt.Exec, opt, pass, round, cases); err != nil {
+		if r.ProcessError == "" {
+			r.ProcessError = err.Error()
+		}
+		b.left += n
+		return false
+	}
+	r.Processes++
+	return true
 }
 
 // budget spreads Options.Budget over the rounds left to measure.

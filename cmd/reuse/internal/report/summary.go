@@ -28,8 +28,8 @@ func Summarize(r Report) Summary {
 		}
 	}
 	s := Summary{
-		What: fmt.Sprintf("%d workloads, %d cases, %d variants, %d rounds each (one per pass over the workloads, each on a fresh pool), in %.0f s (%s run); times are %s time per op",
-			len(r.Workloads), cases, variants, rounds, r.Seconds, r.Mode, map[string]string{"cpu": "process CPU", "wall": "wall-clock"}[r.Timing]),
+		What: fmt.Sprintf("%d workloads, %d cases, %d variants, %d rounds each (one per pass over the workloads, each on a fresh pool%s), in %.0f s (%s run); times are %s time per op",
+			len(r.Workloads), cases, variants, rounds, processes(r), r.Seconds, r.Mode, map[string]string{"cpu": "process CPU", "wall": "wall-clock"}[r.Timing]),
 		Where: Machine(r),
 	}
 	s.Findings = append(s.Findings, headlineFinding(r), baselineFinding(r))
@@ -239,4 +239,16 @@ func unsteadyFinding(r Report) string {
 	}
 	return fmt.Sprintf("Pools that missed: the pool of %s had nothing to give, though nothing was dropped, in more than %.0f%% of its timed ops; their comparisons make no headline.",
 		strings.Join(l, ", "), 100*MaxMissRate)
+}
+
+// processes says how many passes ran in processes of their own, for the
+// summary: "" when none did.
+func processes(r Report) string {
+	switch {
+	case r.Processes == 0:
+		return ""
+	case r.ProcessError == "":
+		return ", each pass in a process of its own"
+	}
+	return fmt.Sprintf(", %d passes in processes of their own (one failed: %s)", r.Processes, short(r.ProcessError))
 }

@@ -29,7 +29,7 @@ const (
 // them.
 var Legend = []struct{ Term, Meaning string }{
 	{"speedup", "a variant's time per op divided into the other's, round by round (the variants of a case run one after the other, so load hits both alike); the figure is the median over rounds, in [brackets] its 95% confidence interval (order statistics of the rounds, no assumption of normality)"},
-	{"95% interval", "each round is measured in its own pass over the workloads, on a fresh instance with an empty pool and its own calibration, so the interval covers what a rerun of the report would see, not only the spread within one run: by simulation, over 9 rounds it holds the median in 96% of runs, and two runs' intervals are disjoint for about 1 verdict in 300 (reuse compare -agree checks two runs)"},
+	{"95% interval", "each round is measured in its own pass over the workloads (run by the command in a process of its own), on a fresh instance with an empty pool and its own calibration, so the interval covers what a rerun of the report would see, not only the spread within one run: by simulation, over 9 rounds it holds the median in 96% of runs, and two runs' intervals are disjoint for about 1 verdict in 300 (reuse compare -agree checks two runs)"},
 	{StatusFaster, "the whole interval lies above 1×"},
 	{StatusSame, "the interval holds 1×: this run cannot tell the two apart"},
 	{StatusSlower, "the whole interval lies below 1×"},

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -148,7 +149,9 @@ func spawnPass(exe string, opt Options, pass int, round time.Duration, cases [][
 		return err
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), PassEnv+"="+string(b))
+	// Under the race detector a process sleeps 1 s as it exits, for
+	// other threads to finish their reports; a pass has none to wait for.
+	cmd.Env = append(os.Environ(), PassEnv+"="+string(b), "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -74,22 +74,28 @@ func TestMaxDisjoint(t *testing.T) {
 // neither run tells apart: consistent, though not the same case; and two
 // runs whose largest losses one run tells apart.
 func TestHeadlineTies(t *testing.T) {
-	a := agreeRun(iv(0.70, 0.76, 0.88), iv(0.78, 0.82, 0.90), iv(0.9, 0.95, 0.98))
-	b := agreeRun(iv(0.71, 0.84, 0.95), iv(0.72, 0.76, 0.99), iv(0.9, 0.95, 0.98))
+	a := agreeRun(iv(0.70, 0.76, 0.88), iv(0.78, 0.82, 0.90), iv(0.992, 0.995, 0.998))
+	b := agreeRun(iv(0.71, 0.84, 0.95), iv(0.72, 0.76, 0.99), iv(0.992, 0.995, 0.998))
+	// Both runs name W1 a, the first in the report of the two cases they
+	// cannot tell apart, though b's smallest median is W1 b's.
 	ag := Agree(a, b)
-	if ag.Loss != [2]string{"W1 a", "W1 b"} || ag.LossHow != HeadlineTied {
+	if ag.Loss != [2]string{"W1 a", "W1 a"} || ag.LossHow != HeadlineSame || !ag.OK() {
+		t.Errorf("loss %q, %s; want W1 a in both, the same", ag.Loss, ag.LossHow)
+	}
+	s := Summarize(b).Findings[0]
+	if want := "its largest losses, which this run cannot tell apart, are W1 a (0.840× [0.710–0.950×]) and W1 b (0.760× [0.720–0.990×])"; !strings.Contains(s, want) {
+		t.Errorf("summary = %q, want it to contain %q", s, want)
+	}
+	// W1 a alone in one run, W1 b alone in the other (the other case is
+	// "same within noise"), but their intervals overlap in both: tied.
+	c := agreeRun(iv(0.70, 0.76, 0.80), iv(0.78, 0.9, 1.01), iv(0.992, 0.995, 0.998))
+	d := agreeRun(iv(0.79, 0.90, 1.02), iv(0.70, 0.75, 0.80), iv(0.992, 0.995, 0.998))
+	if ag := Agree(c, d); ag.Loss != [2]string{"W1 a", "W1 b"} || ag.LossHow != HeadlineTied || !ag.OK() {
 		t.Errorf("loss %q, %s; want W1 a then W1 b, tied", ag.Loss, ag.LossHow)
 	}
-	if !ag.OK() {
-		t.Errorf("tied losses: runs disagree: %+v", ag)
-	}
-	c := agreeRun(iv(0.70, 0.76, 0.80), iv(0.85, 0.9, 0.95), iv(0.9, 0.95, 0.98))
-	if ag := Agree(c, b); ag.LossHow != HeadlineDifferent || ag.OK() {
+	e := agreeRun(iv(0.70, 0.76, 0.80), iv(0.85, 0.9, 0.95), iv(0.992, 0.995, 0.998))
+	if ag := Agree(e, d); ag.LossHow != HeadlineDifferent || ag.OK() {
 		t.Errorf("loss %q, %s; want DIFFERENT: the first run tells W1 a from W1 b", ag.Loss, ag.LossHow)
-	}
-	s := Summarize(a).Findings[0]
-	if want := "its largest loss is W1 a (0.760× [0.700–0.880×]), not told apart from W1 b (0.820× [0.780–0.900×])"; !strings.Contains(s, want) {
-		t.Errorf("summary = %q, want it to contain %q", s, want)
 	}
 }
 

@@ -75,12 +75,15 @@ func label(w Workload, c Case) string {
 	return w.ID + " " + c.Name
 }
 
-// extreme is the case with the largest gain (or loss) of one comparison,
-// with the cases that the run cannot tell apart from it: those whose
-// interval overlaps its interval.
+// extreme is the largest gain (or loss) of one comparison: the case with
+// the largest (or smallest) median, with the cases that the run cannot
+// tell apart from it (those of its status whose intervals reach into its
+// interval), all in the order of the report. Its caseRef is the first of
+// them in that order: the name does not hang on which of cases the run
+// cannot tell apart has the largest median.
 type extreme struct {
 	caseRef
-	ties []caseRef
+	group []caseRef
 }
 
 // tally counts the statuses of one comparison over every case and returns
@@ -109,44 +112,47 @@ func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int
 	return count, n, best, worst
 }
 
-// extremeOf returns the case of refs with the status that beats every
-// other with it (beats(a, b): a's median is beyond b's), with the other
-// cases of refs with the status that reach it (reaches(a, b): a's
-// interval reaches into b's), in the order of refs.
+// extremeOf returns the extreme of the cases of refs with the status:
+// the one that beats every other (beats(a, b): a's median is beyond b's)
+// and those that reach it (reaches(a, b): a's interval reaches into b's).
 func extremeOf(refs []caseRef, status string, beats, reaches func(a, b Interval) bool) extreme {
-	var e extreme
+	var top caseRef
 	for _, r := range refs {
-		if r.cmp.Status == status && (e.name == "" || beats(r.cmp.Speedup, e.cmp.Speedup)) {
-			e.caseRef = r
+		if r.cmp.Status == status && (top.name == "" || beats(r.cmp.Speedup, top.cmp.Speedup)) {
+			top = r
 		}
 	}
-	if e.name == "" {
+	var e extreme
+	if top.name == "" {
 		return e
 	}
 	for _, r := range refs {
-		if r.name != e.name && r.cmp.Status == status && reaches(r.cmp.Speedup, e.cmp.Speedup) {
-			e.ties = append(e.ties, r)
+		if r.cmp.Status == status && (r.name == top.name || reaches(r.cmp.Speedup, top.cmp.Speedup)) {
+			e.group = append(e.group, r)
 		}
 	}
+	e.caseRef = e.group[0]
 	return e
 }
 
-// String is the extreme for a sentence: "W5 (1.49× [1.34–1.68×]), not told
-// apart from W6 n=100 (1.40× [1.35–1.52×])".
-func (e extreme) String() string {
-	s := fmt.Sprintf("%s (%s)", e.name, Interval3(e.cmp.Speedup))
-	if len(e.ties) == 0 {
-		return s
+// phrase is the extreme for the summary: "its largest gain is W11 (9.04×
+// [5.81–15.1×])", or "its largest losses, which this run cannot tell
+// apart, are W4 serial (0.766× [0.728–0.782×]) and W4 parallel (0.817×
+// [0.765–0.866×])".
+func (e extreme) phrase(what, whats string) string {
+	if len(e.group) == 1 {
+		return fmt.Sprintf("its largest %s is %s (%s)", what, e.name, Interval3(e.cmp.Speedup))
 	}
 	var l []string
-	for i, t := range e.ties {
-		if i == 3 {
-			l = append(l, fmt.Sprintf("%d more", len(e.ties)-i))
+	for i, c := range e.group {
+		if i == 4 {
+			l = append(l, fmt.Sprintf("%d more", len(e.group)-i))
 			break
 		}
-		l = append(l, fmt.Sprintf("%s (%s)", t.name, Interval3(t.cmp.Speedup)))
+		l = append(l, fmt.Sprintf("%s (%s)", c.name, Interval3(c.cmp.Speedup)))
 	}
-	return s + ", not told apart from " + strings.Join(l, ", ")
+	last := len(l) - 1
+	return fmt.Sprintf("its largest %s, which this run cannot tell apart, are %s and %s", whats, strings.Join(l[:last], ", "), l[last])
 }
 
 func counts(count map[string]int, n int) string {
@@ -166,10 +172,10 @@ func headlineFinding(r Report) string {
 	}
 	s := "Against sync.Pool written correctly, reuse is " + counts(count, n)
 	if best.name != "" {
-		s += "; its largest gain is " + best.String()
+		s += "; " + best.phrase("gain", "gains")
 	}
 	if worst.name != "" {
-		s += "; its largest loss is " + worst.String()
+		s += "; " + worst.phrase("loss", "losses")
 	}
 	return s + "."
 }

@@ -36,9 +36,9 @@
 // read it (Report.Timing says which): on a machine shared with other work,
 // wall time per op varies several-fold with the load while CPU time does
 // not. Allocations, bytes and GCs are exact totals over the ops of the
-// rounds (the untimed ones included), divided by their count. Nothing calls runtime.GC between rounds: a
-// collection empties sync.Pool (pitfall P6), and the GCs a variant causes
-// are part of its cost.
+// rounds (the untimed ones included), divided by their count. Nothing
+// calls runtime.GC between rounds: a collection empties sync.Pool
+// (pitfall P6), and the GCs a variant causes are part of its cost.
 //
 // The report counts the misses of the pools it can see (the ops whose Get
 // found nothing, so that the op allocated afresh) and the values a
@@ -78,8 +78,9 @@
 //
 // Run measures one variant at a time and must not run concurrently with
 // anything that allocates heavily: allocation counts come from
-// runtime.ReadMemStats and include every goroutine. The detectors start
-// their own goroutines and wait for them.
+// runtime.ReadMemStats and include every goroutine. With Options.Exec it
+// starts one process per pass and waits for it before the next. The
+// detectors start their own goroutines and wait for them.
 //
 // # When not to pool
 //

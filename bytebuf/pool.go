@@ -51,8 +51,8 @@ type Config struct {
 // NewPool for other bounds. A Pool is safe for use by multiple goroutines and
 // must not be copied after first use.
 type Pool struct {
-	// slots holds, for each P, one Buffer of that P's default class (Val)
-	// and the P's sizing state (Aux, Aux2; see sizer). Unused where
+	// slots holds, for each P, a stack of Buffers of that P's default class
+	// (Stack, Depth) and the P's sizing state (Aux, Aux2; see sizer). Unused where
 	// perp.OK is false, where shared holds the sizing state instead. The
 	// sweep after each collection lets the array go to a weak pointer,
 	// which the next Get or Put takes back (perp.Slots.MakeShort); every
@@ -85,9 +85,10 @@ type Pool struct {
 	registered atomic.Bool
 	// shared is the sizing state where there are no per-P slots.
 	shared struct {
-		mu  sync.Mutex // protects st
-		st  sizer
-		def atomic.Int32 // st.def, for Get and Stats
+		mu    sync.Mutex // protects st and phase
+		st    sizer
+		phase uint32       // Puts counted, for the sampling
+		def   atomic.Int32 // st.def, for Get and Stats
 	}
 
 	_ [64]byte // counters written on rare events: keep off the lines above
@@ -149,32 +150,61 @@ func (p *Pool) Get() *Buffer {
 	if p == nil {
 		panic("bytebuf: Pool.Get: nil *Pool")
 	}
-	if perp.OK {
-		a := p.slotsNow()
-		pid := perp.Pin() // nothing here may allocate or block
-		sl := perp.At(a, pid)
-		if sl == nil {
-			perp.Unpin()
-			return p.getShared() // GOMAXPROCS grew this instant
-		}
-		sl.Touch()
-		perp.Add(&sl.Gets)
-		d := sizerDef(sl.Aux)
-		v := sl.Take()
+	if !perp.OK {
+		return p.handOut(p.fromClass(p.sharedGet()))
+	}
+	a := p.slots.Load()
+	if a == nil {
+		return p.getSlow()
+	}
+	pid := perp.Pin() // nothing here may allocate or block
+	sl := perp.At(a, pid)
+	if sl == nil {
 		perp.Unpin()
-		if v != nil {
-			b := (*Buffer)(v)
-			if cap(b.buf) == classSize(d) {
-				b.slots = a
-				return p.handOut(b)
-			}
-			p.store(b) // cached before the default moved
-		}
-		b := p.fromClass(d)
-		b.slots = a
+		return p.getSlow()
+	}
+	perp.Add(&sl.Gets)
+	d := sizerDef(sl.Aux)
+	var v unsafe.Pointer
+	// The entry is left as it is, which saves a write barrier: an entry
+	// above the depth is never read, and the sweep clears it.
+	if dp := sl.Depth; dp&0xff > 0 {
+		sl.Depth = dp - 1
+		v = sl.Stack[dp&0xff-1]
+	}
+	perp.Unpin()
+	if b := (*Buffer)(v); b != nil && cap(b.buf) == defSize(d) {
 		return p.handOut(b)
 	}
-	return p.handOut(p.fromClass(p.sharedGet()))
+	return p.getMiss(a, d, (*Buffer)(v))
+}
+
+// getSlow is Get where the per-P array is not there yet: at first use,
+// after a sweep let it go, or when GOMAXPROCS grew.
+func (p *Pool) getSlow() *Buffer {
+	a := p.slotsNow()
+	pid := perp.Pin()
+	sl := perp.At(a, pid)
+	if sl == nil {
+		perp.Unpin()
+		return p.getShared() // GOMAXPROCS grew this instant
+	}
+	perp.Add(&sl.Gets)
+	d := sizerDef(sl.Aux)
+	perp.Unpin()
+	return p.getMiss(a, d, nil)
+}
+
+// getMiss is the end of a Get that found no Buffer of the default class d
+// on its P's stack: stale, if not nil, is one it found of another class
+// (put there before the default moved).
+func (p *Pool) getMiss(a *perp.Slot, d int, stale *Buffer) *Buffer {
+	if stale != nil {
+		p.store(stale)
+	}
+	b := p.fromClass(d)
+	b.slots = a
+	return p.handOut(b)
 }
 
 // getShared is Get where the calling P has no slot.
@@ -245,6 +275,49 @@ func (p *Pool) refreshLimit() {
 // the arrays alive within Budget. A Buffer that was not made by a Pool is
 // dropped; one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
+	if debug.Enabled || !perp.OK || b == nil || b.pool != p || p == nil {
+		p.putSlow(b)
+		return
+	}
+	n := max(b.peak, len(b.buf))
+	b.buf, b.peak = b.buf[:0], 0
+	a := p.slots.Load()
+	if a == nil {
+		p.putSized(b, n)
+		return
+	}
+	pid := perp.Pin()
+	sl := perp.At(a, pid)
+	if sl == nil {
+		perp.Unpin()
+		p.putSized(b, n)
+		return
+	}
+	perp.Add(&sl.Puts)
+	// observe, written out.
+	dp := sl.Depth + 1<<8
+	sl.Depth = dp
+	d, moved := sizerDef(sl.Aux), false
+	if dp&((sampleEvery-1)<<8) == 0 {
+		d, moved = sample(sl, n, p)
+	}
+	if dp&0xff < perp.StackLen && !moved && b.slots == a && cap(b.buf) == defSize(d) && int64(defSize(d)) <= p.limit.Load() {
+		sl.Stack[dp&0xff] = unsafe.Pointer(b)
+		sl.Depth = dp + 1
+		perp.Unpin()
+		return
+	}
+	perp.Unpin()
+	if moved {
+		p.changes.Add(1)
+	}
+	b.slots = a
+	p.store(b)
+}
+
+// putSlow is Put for a nil Pool or Buffer, a foreign Buffer, the debug
+// build, and where there are no per-P slots.
+func (p *Pool) putSlow(b *Buffer) {
 	if p == nil {
 		panic("bytebuf: Pool.Put: nil *Pool")
 	}
@@ -263,27 +336,24 @@ func (p *Pool) Put(b *Buffer) {
 	}
 	n := b.written()
 	b.buf, b.peak = b.buf[:0], 0
-	if p.limit.Load() == 0 {
-		p.refreshLimit()
-	}
+	p.putSized(b, n)
+}
+
+// putSized is the end of a Put that does not keep b on its P's stack: it
+// counts n, the length b held, in the sizing, and keeps b with its class.
+func (p *Pool) putSized(b *Buffer, n int) {
 	if perp.OK {
 		a := p.slotsNow()
 		pid := perp.Pin()
 		if sl := perp.At(a, pid); sl != nil {
-			b.slots = a
 			perp.Add(&sl.Puts)
-			d, moved := observe(&sl.Aux, &sl.Aux2, n, p.topClass())
-			cached := !debug.Enabled && sl.Val == nil && cap(b.buf) == classSize(d) && int64(cap(b.buf)) <= p.limit.Load()
-			if cached {
-				sl.Val = unsafe.Pointer(b)
-			}
+			_, moved := observe(sl, n, p)
 			perp.Unpin()
 			if moved {
 				p.changes.Add(1)
 			}
-			if !cached {
-				p.store(b)
-			}
+			b.slots = a
+			p.store(b)
 			return
 		}
 		perp.Unpin()
@@ -435,8 +505,10 @@ type Stats struct {
 func (p *Pool) Stats() Stats {
 	gets, puts := p.slots.Counters()
 	def := p.sharedDef()
-	if a := p.slots.Load(); perp.OK && a != nil {
-		def = sizerDef(atomic.LoadUintptr(&a.Aux))
+	if perp.OK {
+		// slotsNow, not Load: right after a sweep the array is held
+		// only weakly, and its sizing state is still the pool's.
+		def = sizerDef(atomic.LoadUintptr(&p.slotsNow().Aux))
 	}
 	return Stats{
 		Gets:          gets + p.gets.Load(),

@@ -1,10 +1,16 @@
 package bytebuf
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/reuse-go/reuse/internal/perp"
+)
 
 // Size classes: four per doubling (1024, 1280, 1536, 1792, 2048, ...), so
-// that rounding a length up to its class wastes less than a quarter of it;
-// every power of two is a class size. Classes are numbered from 0 (size 1).
+// that rounding a length up to its class wastes less than a quarter of it.
+// Classes are numbered from 0 (size 1); class 4s+3 has size 4<<s, so every
+// power of two is a class size. Default capacities and growth use the powers
+// of two only; the other classes hold arrays that an append made (see store).
 
 // classOf returns the smallest class whose size is at least n (0 for n <= 1).
 func classOf(n int) int {
@@ -20,34 +26,32 @@ func classSize(c int) int {
 	return (k - 4*sh) << sh
 }
 
-// The sizing rule. Each processor (P) keeps a default class and counts,
-// over a window of the lengths written into the Buffers put back on it,
-// how many exceed the default, exceed twice it, fit a class below it and
-// fit half of it. At the end of each window the default moves:
+// defSize returns the size of a power-of-two class d (d%4 == 3).
+func defSize(d int) int { return 1 << ((d + 5) >> 2) }
+
+// The sizing rule. Each processor (P) keeps a default capacity, a power of
+// two, and counts one Put in sampleEvery of its Puts: over a window of
+// those, how many lengths exceeded the default, exceeded twice it, and fitted
+// half of it. At the end of each window the default moves:
 //
-//   - up to the class of the smallest length of the window, when every
-//     length of the window exceeded it (a rise of any size is followed at
-//     once),
-//   - else up two-fold when at least an eighth needed more than twice it,
-//   - else up one class when at least 3/16 needed more than it,
-//   - else down to the class of the largest length of the window, when
-//     every length of the window fitted half of it (a fall of any size is
-//     followed at once),
-//   - else down two-fold when at least 15/16 fitted half of it,
-//   - else down one class when at least 15/16 fitted a class below it.
+//   - up to the power of two of the smallest length of the window, when every
+//     one exceeded it (a rise of any size is followed at once),
+//   - else up four-fold when at least an eighth needed more than twice it,
+//   - else up two-fold when at least 3/16 needed more than it,
+//   - else down to the power of two of the largest length of the window,
+//     when every one fitted half of it (a fall of any size likewise),
+//   - else down two-fold when at least 15/16 fitted half of it.
 //
-// So the default settles where fewer than a fifth of the lengths exceed it
-// and more than a sixteenth exceed the class below: about the 85th to 95th
-// percentile of the lengths. A window is 240 lengths (32 for the first). The rule reads nothing but the lengths, in
-// order, so the same lengths give the same defaults.
+// So the default settles where fewer than 3/16 of the lengths exceed it and
+// more than 1/16 exceed half of it. The rule reads nothing but the lengths,
+// in order, so the same lengths give the same defaults.
 const (
-	// window is the number of lengths a window counts; the first window,
+	// sampleEvery is how many Puts of a P make one sample.
+	sampleEvery = 4
+	// window is the number of samples a window counts; the first window,
 	// which moves the default from its initial value, counts firstWindow.
 	window      = 240
 	firstWindow = 32
-)
-
-const (
 	// initialClass is the class of the default before any window ends:
 	// 512 bytes.
 	initialClass = 4*6 + 7 // classSize(31) == 512
@@ -56,49 +60,43 @@ const (
 )
 
 // sizer is the sizing state of one P, packed into the two words perp.Slot
-// gives its owner (Aux, Aux2), 32 bits of each.
+// gives its owner (Aux, Aux2), 32 bits of each. The default is stored as
+// its class XOR initialClass, so that the zero state stands for the
+// initial default, with bit 7 set once the first window has ended.
 type sizer struct {
-	def                       uint8 // the default class; 0 before the first window ends
-	n                         uint8 // lengths seen in this window
-	above, above2, fit1, fit4 uint8 // the counts described above
-	top, low                  uint8 // the largest and smallest class seen in this window, low+1 (0: none yet)
+	def                 uint8 // the default class ^ initialClass, | 0x80 after the first window
+	n                   uint8 // samples in this window
+	above, above2, fit2 uint8 // the counts described above
+	top, low            uint8 // the largest and smallest class seen in this window, low+1 (0: none yet)
 }
 
 func unpack(aux, aux2 uintptr) sizer {
 	return sizer{
 		def: uint8(aux), n: uint8(aux >> 8), above: uint8(aux >> 16), above2: uint8(aux >> 24),
-		fit1: uint8(aux2), fit4: uint8(aux2 >> 8), top: uint8(aux2 >> 16), low: uint8(aux2 >> 24),
+		fit2: uint8(aux2), top: uint8(aux2 >> 8), low: uint8(aux2 >> 16),
 	}
 }
 
 func (s sizer) pack() (aux, aux2 uintptr) {
 	aux = uintptr(s.def) | uintptr(s.n)<<8 | uintptr(s.above)<<16 | uintptr(s.above2)<<24
-	aux2 = uintptr(s.fit1) | uintptr(s.fit4)<<8 | uintptr(s.top)<<16 | uintptr(s.low)<<24
+	aux2 = uintptr(s.fit2) | uintptr(s.top)<<8 | uintptr(s.low)<<16
 	return aux, aux2
-}
-
-// defClass returns the default class s stands for.
-func (s sizer) defClass() int {
-	if s.def == 0 {
-		return initialClass
-	}
-	return int(s.def)
 }
 
 // sizerDef returns the default class of the packed state whose first word
 // is aux.
-func sizerDef(aux uintptr) int { return unpack(aux, 0).defClass() }
+func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
 
-// add counts the length n written into a Buffer put back, and at the end of
-// a window moves the default, within top (the class of MaxCap). It reports
-// the default class after it, and whether it moved.
-func (s *sizer) add(n, top int) (def int, moved bool) {
-	d := s.defClass()
-	c := classOf(n)
+// add counts one sample, the length n written into a Buffer put back, and at
+// the end of a window moves the default, within the class of p's MaxCap.
+// It reports the default class after it, and whether it moved.
+func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
+	d := int(s.def&0x7f ^ initialClass)
+	c := min(classOf(n), 254)
 	s.n++
-	s.top = max(s.top, uint8(min(c, 254)))
+	s.top = max(s.top, uint8(c))
 	if s.low == 0 || int(s.low) > c+1 {
-		s.low = uint8(min(c, 254) + 1)
+		s.low = uint8(c + 1)
 	}
 	switch {
 	case c > d+4:
@@ -107,13 +105,10 @@ func (s *sizer) add(n, top int) (def int, moved bool) {
 	case c > d:
 		s.above++
 	case c <= d-4:
-		s.fit4++
-		s.fit1++
-	case c <= d-1:
-		s.fit1++
+		s.fit2++
 	}
 	w := window
-	if s.def == 0 {
+	if s.def&0x80 == 0 {
 		w = firstWindow
 	}
 	k := int(s.n)
@@ -123,50 +118,56 @@ func (s *sizer) add(n, top int) (def int, moved bool) {
 	nd := d
 	switch {
 	case int(s.above) == k:
-		nd = int(s.low) - 1
+		nd = int(s.low) - 1 | 3
 	case 8*int(s.above2) >= k:
-		nd = d + 4
+		nd = d + 8
 	case 16*int(s.above) >= 3*k:
-		nd = d + 1
-	case int(s.fit4) == k:
-		nd = int(s.top)
-	case 16*int(s.fit4) >= 15*k:
+		nd = d + 4
+	case int(s.fit2) == k:
+		nd = int(s.top) | 3
+	case 16*int(s.fit2) >= 15*k:
 		nd = d - 4
-	case 16*int(s.fit1) >= 15*k:
-		nd = d - 1
 	}
-	nd = max(minClass, min(nd, top))
-	*s = sizer{def: uint8(nd)}
+	nd = max(minClass, min(nd, p.topClass()))
+	*s = sizer{def: uint8(nd^initialClass) | 0x80}
 	return nd, nd != d
 }
 
-// observe is add on the packed state in *aux and *aux2.
-func observe(aux, aux2 *uintptr, n, top int) (def int, moved bool) {
-	s := unpack(*aux, *aux2)
-	def, moved = s.add(n, top)
-	*aux, *aux2 = s.pack()
+// observe counts one Put of a Buffer that held n bytes on the P whose slot
+// is sl, the caller pinned to it: one Put in sampleEvery is a sample of
+// the sizer in sl.Aux and sl.Aux2. It reports the default class after it,
+// and whether it moved. The phase of the samples is kept above the stack's
+// depth, in the bits of sl.Depth from 8 up. (Put has this written out.)
+func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
+	dp := sl.Depth + 1<<8
+	sl.Depth = dp
+	if dp&((sampleEvery-1)<<8) != 0 {
+		return sizerDef(sl.Aux), false
+	}
+	return sample(sl, n, p)
+}
+
+// sample is the sample part of observe.
+func sample(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
+	s := unpack(sl.Aux, sl.Aux2)
+	def, moved = s.add(n, p)
+	sl.Aux, sl.Aux2 = s.pack()
 	return def, moved
 }
 
-// topClass returns the largest default class: the class of MaxCap, or the
-// one below when MaxCap is not a class size, so that a default Buffer is
-// always kept.
+// topClass returns the largest default class: the largest power of two
+// within MaxCap, so that a default Buffer is always kept.
 func (p *Pool) topClass() int {
 	c := classOf(p.maxCapBytes())
 	if classSize(c) > p.maxCapBytes() {
 		c--
 	}
-	return min(c, 255)
+	return min((c+1)&^3-1, 254)
 }
 
 // sharedDef returns the default class where there are no per-P slots (and
 // for a P that has none yet).
-func (p *Pool) sharedDef() int {
-	if d := p.shared.def.Load(); d > 0 {
-		return int(d)
-	}
-	return initialClass
-}
+func (p *Pool) sharedDef() int { return sizerDef(uintptr(p.shared.def.Load())) }
 
 // sharedGet is the sizing part of Get where there are no per-P slots: it
 // counts the Get.
@@ -175,13 +176,19 @@ func (p *Pool) sharedGet() int {
 	return p.sharedDef()
 }
 
-// sharedObserve is observe on the shared state.
+// sharedObserve is observe on the shared state, for Puts where there are no
+// per-P slots.
 func (p *Pool) sharedObserve(n int) {
 	p.shared.mu.Lock()
-	d, moved := p.shared.st.add(n, p.topClass())
+	p.shared.phase++
+	if p.shared.phase%sampleEvery != 0 {
+		p.shared.mu.Unlock()
+		return
+	}
+	_, moved := p.shared.st.add(n, p)
+	p.shared.def.Store(int32(p.shared.st.def))
 	p.shared.mu.Unlock()
 	if moved {
-		p.shared.def.Store(int32(d))
 		p.changes.Add(1)
 	}
 }

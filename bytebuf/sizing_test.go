@@ -119,20 +119,22 @@ func firstAt(d []int, from, want int) int {
 }
 
 // TestSizingFollowsShift: lengths that rise or fall by any factor move the
-// default to their class at the end of the window in which they changed.
+// default to their power of two at the end of the first whole window after
+// the change. One Put in four is a sample; the first window is 32 samples
+// (128 Puts), the others 240 (960 Puts).
 func TestSizingFollowsShift(t *testing.T) {
 	oneProc(t)
-	// 32 Puts (the first window) of 1000 bytes: every one exceeds the
-	// initial 512, so the default jumps to their class, 1024.
-	// Then 20000 bytes: the next window of 240 ends with all above, and the
-	// default jumps to 20480, their class. Then 300 bytes: all fit a
-	// quarter, and the default falls to their class, 320, at once.
-	l := slices.Concat(repeat(1000, 32+240), repeat(20000, 480), repeat(300, 480))
+	// 1000 bytes: the first window ends at Put 127 with every sample above
+	// the initial 512, and the default jumps to 1024. 20000 bytes from Put
+	// 1088, when a window has just ended: the next one ends at Put 2047,
+	// every sample above, and the default jumps to 32768. 300 bytes from
+	// Put 3008: the window ending at Put 3967 has every sample within
+	// half, and the default falls to 512 at once.
+	l := slices.Concat(repeat(1000, 1088), repeat(20000, 1920), repeat(300, 960))
 	d := defaults(l)
 	for _, c := range []struct{ at, want int }{
-		{30, 512}, {31, 1024}, {271, 1024},
-		{272 + 238, 1024}, {272 + 239, 20480}, {751, 20480},
-		{752 + 238, 20480}, {752 + 239, 320}, {len(l) - 1, 320},
+		{126, 512}, {127, 1024}, {2046, 1024}, {2047, 32768},
+		{3966, 32768}, {3967, 512},
 	} {
 		if d[c.at] != c.want {
 			t.Errorf("after Put %d: DefaultCap = %d, want %d", c.at, d[c.at], c.want)
@@ -160,7 +162,8 @@ func percentileClass(lengths []int, q float64) int {
 }
 
 // TestSizingSettles: on lengths that do not change, the default settles on
-// one class between the 80th and 97th percentiles' and stays there.
+// the power of two between the 80th and 97th percentiles' classes, and
+// (nearly) stays there.
 func TestSizingSettles(t *testing.T) {
 	oneProc(t)
 	for _, c := range []struct {
@@ -169,9 +172,9 @@ func TestSizingSettles(t *testing.T) {
 		changes       int // its moves after the first 5000 Puts
 	}{
 		{2048, 0.5, 4096, 0},
-		{2048, 1.0, 7168, 0},
-		{300, 0.3, 448, 0},
-		{16 << 10, 0.8, 49152, 1},
+		{2048, 1.0, 8192, 0},
+		{300, 0.3, 512, 0},
+		{16 << 10, 0.8, 65536, 0},
 	} {
 		l := logNormal(7, 100000, c.median, c.sigma)
 		d := defaults(l)
@@ -195,10 +198,10 @@ func TestSizingSettles(t *testing.T) {
 	}
 }
 
-// TestSizingFallsFast: lengths that fall 16-fold bring the default down
-// to theirs at the end of the first whole window after the fall: the 5000
-// Puts before it end 168 into a window (32 + 20*240 + 168), whose 72 last
-// lengths do not move it, and the next 240 do.
+// TestSizingFallsFast: lengths that fall 16-fold bring the default down to
+// theirs at the end of the first whole window after the fall: the 5000 Puts
+// before it end 72 into a window (128 + 5*960 + 72), whose 888 last Puts
+// hold too few samples of the new lengths to move it, and the next 960 do.
 func TestSizingFallsFast(t *testing.T) {
 	oneProc(t)
 	high := logNormal(3, 5000, 16<<10, 0.3)
@@ -213,8 +216,8 @@ func TestSizingFallsFast(t *testing.T) {
 		}
 	}
 	t.Logf("default %d before the fall, %d after; reached an eighth after %d Puts", before, d[len(d)-1], at)
-	if at != 72+240 || d[len(d)-1] != 1536 {
-		t.Errorf("fall: an eighth of the default after %d Puts, default %d at the end; want 312 Puts and 1536", at, d[len(d)-1])
+	if at != 888+960 || d[len(d)-1] != 2048 {
+		t.Errorf("fall: an eighth of the default after %d Puts, default %d at the end; want 1848 Puts and 2048", at, d[len(d)-1])
 	}
 }
 

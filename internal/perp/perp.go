@@ -79,10 +79,19 @@ type Slot struct {
 	// last there).
 	Val2 unsafe.Pointer
 	Aux2 uintptr
+	// Stack holds more values, with the same rules as Val: the sweep may
+	// set any of them to nil at any time (bytebuf.Pool keeps a stack of
+	// Buffers there). Depth is the owner's alone, its count of Stack's
+	// entries in use: an entry below it may be nil after a sweep.
+	Stack [StackLen]unsafe.Pointer
+	Depth uint32
 	// used is set by Take and Take2 and cleared by the sweep.
 	used uint32
-	_    [SlotSize - 16 - 5*unsafe.Sizeof(uintptr(0)) - 4]byte
+	_    [SlotSize - 16 - (5+StackLen)*unsafe.Sizeof(uintptr(0)) - 8]byte
 }
+
+// StackLen is the number of entries of Slot.Stack.
+const StackLen = 6
 
 // Slots is a set of per-P slots. The zero value is ready to use; a Slots
 // must not be copied after first use. Embed it in the structure it serves: the
@@ -160,12 +169,6 @@ func (sl *Slot) Take() unsafe.Pointer { return sl.take(&sl.Val) }
 
 // Take2 is Take for Val2.
 func (sl *Slot) Take2() unsafe.Pointer { return sl.take(&sl.Val2) }
-
-// Touch marks the slot as used, as a Take that found a value does, for an
-// owner whose slot keeps state in Aux and Aux2 that must survive the sweep
-// while the pool is in use, whether or not Val held anything (bytebuf.Pool's
-// sizing). The caller is pinned to the slot's P.
-func (sl *Slot) Touch() { sl.used = 1 }
 
 // take empties *w, sl's Val or Val2, and returns what it held.
 func (sl *Slot) take(w *unsafe.Pointer) unsafe.Pointer {
@@ -439,13 +442,21 @@ func (s *Slots) sweep() {
 			if atomic.LoadPointer(&sl.Val2) != nil {
 				atomic.StorePointer(&sl.Val2, nil)
 			}
+			for k := range sl.Stack {
+				if atomic.LoadPointer(&sl.Stack[k]) != nil {
+					atomic.StorePointer(&sl.Stack[k], nil)
+				}
+			}
 		}
 		if idle {
 			s.mu.Lock()
-			if s.arr.Load() == a && !s.kept {
+			if s.arr.Load() == a && !s.kept && !short {
 				// Folded now, not retired: an idle pool keeps no per-P
 				// memory (a Put in flight on a pool idle for a whole
-				// interval may lose its count, not its value).
+				// interval may lose its count, not its value). A short
+				// Slots' array goes to the victim in letGo instead, whose
+				// weak pointer lets an owner that holds it by other means
+				// take it back.
 				g, p := sum(a)
 				s.gets.Add(g)
 				s.puts.Add(p)

@@ -86,6 +86,15 @@ func TestCannotRunForeignArch(t *testing.T) {
 	if !strings.Contains(stderr, "does not run here") {
 		t.Errorf("can-run-goarch %s: stderr %q does not say why", foreign, stderr)
 	}
+	// The shell that ran the foreign binary as a script must not have left
+	// files where the script was called from.
+	if entries, err := os.ReadDir("."); err == nil {
+		for _, e := range entries {
+			if n := e.Name(); n != "canrun_test.go" && n != "doc.go" {
+				t.Errorf("can-run-goarch %s left %q in the working directory", foreign, n)
+			}
+		}
+	}
 }
 
 func TestCanRunBadArch(t *testing.T) {

@@ -2,8 +2,6 @@ package benchmarks
 
 import (
 	"bytes"
-	"math"
-	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"sync"
@@ -14,6 +12,7 @@ import (
 	"github.com/valyala/bytebufferpool"
 	"go.uber.org/zap/buffer"
 
+	"github.com/reuse-go/reuse/benchmarks/internal/shapes"
 	"github.com/reuse-go/reuse/bytebuf"
 	"github.com/reuse-go/reuse/internal/cputime"
 	"github.com/reuse-go/reuse/internal/perp"
@@ -28,9 +27,9 @@ import (
 // of TABLES.md.
 const (
 	distInFlight = 4
-	distChunk    = 4 << 10
-	distLen      = 1 << 16 // lengths per workload, cycled
-	distMax      = 1 << 20 // no length is larger
+	distChunk    = shapes.Piece
+	distLen      = shapes.Len // lengths per workload, cycled
+	distMax      = shapes.Max // no length is larger
 )
 
 // distWorkload is a fixed pseudo-random sequence of lengths.
@@ -39,56 +38,14 @@ type distWorkload struct {
 	lengths []int
 }
 
-// distWorkloads are the shapes of the suite, each 1<<16 lengths long.
+// distWorkloads are the shapes of the suite, each 1<<16 lengths long
+// (shapes.Suite).
 var distWorkloads = func() []distWorkload {
-	r := rand.New(rand.NewPCG(14, 14))
-	clamp := func(x float64) int { return max(1, min(distMax, int(x))) }
-	logNormal := func(median, sigma float64) func(i int) int {
-		return func(int) int { return clamp(median * math.Exp(sigma*r.NormFloat64())) }
+	var wls []distWorkload
+	for _, s := range shapes.Suite() {
+		wls = append(wls, distWorkload{s.Name, s.Lengths})
 	}
-	gen := func(name string, f func(i int) int) distWorkload {
-		l := make([]int, distLen)
-		for i := range l {
-			l[i] = f(i)
-		}
-		return distWorkload{name, l}
-	}
-	return []distWorkload{
-		// Small records: median 256 B, 95% within 90-700 B.
-		gen("lognormal-small", logNormal(256, 0.6)),
-		// Responses: median 2 KiB, a long tail (1% above 20 KiB).
-		gen("lognormal-medium", logNormal(2048, 1.0)),
-		// Heavy-tailed: median 2 KiB, 1% above 200 KiB.
-		gen("lognormal-heavy", logNormal(2048, 2.0)),
-		// 99% 200 B, 1% 256 KiB.
-		gen("bimodal", func(int) int {
-			if r.IntN(100) == 0 {
-				return 256 << 10
-			}
-			return 200
-		}),
-		// Pareto with minimum 512 B and index 1.2: 1% above 24 KiB.
-		gen("pareto", func(int) int { return clamp(512 / math.Pow(1-r.Float64(), 1/1.2)) }),
-		// Log-normal (sigma 0.5) whose median drifts from 256 B up to
-		// 64 KiB and back down over the sequence.
-		gen("drift", func(i int) int {
-			ph := float64(i) / distLen * 2
-			if ph > 1 {
-				ph = 2 - ph
-			}
-			return clamp(256 * math.Exp2(8*ph) * math.Exp(0.5*r.NormFloat64()))
-		}),
-		// Lengths around the size of the pieces they are written in
-		// (distChunk): log-normal, median 4000 B, sigma 0.2, so that 45%
-		// of them take a second piece. Added after the suite's tuning, as
-		// a shape it was not tuned for.
-		gen("chunk-edge", logNormal(4000, 0.2)),
-		// Records of similar sizes, each written in one piece: log-normal,
-		// median 1500 B, sigma 0.3. Added with the rule for narrow lengths
-		// (a default that holds 80% of them), which was tuned on
-		// chunk-edge, as a narrow shape it was not tuned for.
-		gen("tight", logNormal(1500, 0.3)),
-	}
+	return wls
 }()
 
 // distImpl is one pool under the suite. local returns, for one goroutine,
@@ -292,41 +249,19 @@ type untunedWorkload struct {
 }
 
 // untunedWorkloads are shapes the growth rules of bytebuf were not tuned
-// on when they were written: the percentiles that the growth plan replaced
-// left more capacity than 1.5 times the bytes written on most of them. They
-// were the check of the plan's weight of copies against capacity (0.35),
-// so they are no longer unseen by it; the next change to the growth rules
-// needs shapes of its own.
-var untunedWorkloads = func() []untunedWorkload {
-	r := rand.New(rand.NewPCG(77, 78))
-	clamp := func(x float64) int { return max(1, min(distMax, int(x))) }
-	logNormal := func(median, sigma float64) func() int {
-		return func() int { return clamp(median * math.Exp(sigma*r.NormFloat64())) }
+// on when they were written (shapes.Untuned). They were the check of the
+// plan's weight of copies against capacity (0.35), so they are no longer
+// unseen by it; the next change to the growth rules needs shapes of its own.
+var untunedWorkloads = untunedOf(shapes.Untuned())
+
+// untunedOf returns the shapes ss as untunedWorkloads.
+func untunedOf(ss []shapes.Shape) []untunedWorkload {
+	var wls []untunedWorkload
+	for _, s := range ss {
+		wls = append(wls, untunedWorkload{distWorkload{s.Name, s.Lengths}, s.Piece})
 	}
-	gen := func(name string, piece int, f func() int) untunedWorkload {
-		l := make([]int, distLen)
-		for i := range l {
-			l[i] = f()
-		}
-		return untunedWorkload{distWorkload{name, l}, piece}
-	}
-	return []untunedWorkload{
-		gen("uniform-64K", 4<<10, func() int { return 1 + r.IntN(64<<10) }),
-		gen("lognormal-16K-narrow", 4<<10, logNormal(16<<10, 0.5)),
-		// Two kinds of requests through one pool.
-		gen("mix-300-32K", 4<<10, func() int {
-			if r.IntN(2) == 0 {
-				return logNormal(300, 0.5)()
-			}
-			return logNormal(32<<10, 0.7)()
-		}),
-		gen("lognormal-8K-pieces-1K", 1<<10, logNormal(8<<10, 1.5)),
-		gen("lognormal-64K-pieces-16K", 16<<10, logNormal(64<<10, 1)),
-		gen("lognormal-600-whole", distMax, logNormal(600, 0.8)),
-		gen("exponential-4K-whole", distMax, func() int { return clamp(4096 * r.ExpFloat64()) }),
-		gen("lognormal-2K-pieces-512", 512, logNormal(2048, 1)),
-	}
-}()
+	return wls
+}
 
 // BenchmarkDistUntuned runs the untuned shapes like BenchmarkDist, for the
 // five pools: each shape's lengths written in its own pieces.

@@ -30,45 +30,47 @@
 //
 // # How the pool sizes its Buffers
 //
-// Capacities come in size classes, four per doubling (1024, 1280, 1536,
-// 1792, 2048, ...). Each processor (P) has a default class, 512 bytes at
+// Each processor (P) has a default capacity, a power of two, 512 bytes at
 // first. Get hands out an empty Buffer of exactly the default capacity of
-// the caller's P: one kept by the pool, or a new one.
+// the caller's P: one of the six the P keeps at hand, one kept by the pool,
+// or a new one.
 //
 // A Buffer that needs more room moves to the smallest power of two that
-// holds what it needs and, when it holds bytes, half as much again as its
-// capacity: so a Buffer written in small pieces copies each byte a bounded
-// number of times, and one written empty in one piece copies nothing. The
-// larger array comes from the pool's Buffers of that class, which take the
-// old array in exchange; Put keeps each Buffer with the arrays of its
-// capacity's class. So arrays of every size are reused by the requests that
-// need them, a request that writes 1 KiB gets 1 KiB even right after one
-// that wrote 1 MiB, and a workload that repeats itself allocates nothing.
+// holds what it needs plus what it already holds, as libp2p's buffer
+// grows: a Buffer written in small pieces copies each byte a bounded number
+// of times, and one written empty in one piece copies nothing. The larger
+// array comes from the pool's Buffers of that capacity, which take the old
+// array in exchange, and Put keeps each Buffer with those of its capacity:
+// so arrays of every size are reused by the requests that need them, a
+// request that writes 1 KiB gets 1 KiB even right after one that wrote
+// 1 MiB, and a workload that repeats itself allocates nothing.
 //
-// Put counts the largest length each Buffer held since its Get, on the
-// caller's P. Every 240 Puts of a P (32 for the first window) its default
-// moves: up to the smallest length's class when all of them exceeded it,
-// else two-fold up when an eighth needed twice it, else one class up when
-// 3/16 needed more; down to the largest length's class when all fitted half
-// of it, else two-fold down when 15/16 fitted half, else one class down
-// when 15/16 fitted a class below. So the default settles about the 85th to
-// 95th percentile of the lengths, fewer than a fifth of the Buffers grow,
-// and a rise or fall of any size is followed within two windows. The rule
-// reads nothing but the lengths, in order: the same lengths through a fresh
-// pool on one goroutine give the same capacity at every Get, whenever the
-// collector runs (the state lasts as long as any Buffer of the pool does).
+// One Put in four counts the largest length its Buffer held since its Get,
+// on the caller's P. Every 240 counted lengths (32 for a P's first window)
+// the P's default moves: to the power of two of the smallest of them when
+// all exceeded it, four-fold up when an eighth exceeded twice it, two-fold
+// up when 3/16 exceeded it; to the power of two of the largest when all
+// fitted half of it, two-fold down when 15/16 did. So the default settles
+// where fewer than 3/16 of the lengths exceed it and more than 1/16 exceed
+// half of it, and a rise or fall of any size is followed within two
+// windows. A P whose first window has not ended uses the default the last
+// window of any P moved to. The rule reads nothing but the lengths, in
+// order: at GOMAXPROCS 1, the same lengths through a fresh pool give the
+// same capacity at every Get, whenever the collector runs (the state lasts
+// as long as any Buffer of the pool does); with more processors, each one
+// follows the lengths put back on it.
 //
 // # Bounds
 //
 //   - MaxCap (default DefaultMaxCap, 4 MiB): no Buffer of larger capacity
 //     is kept; growth beyond it allocates as append does.
-//   - Budget (default DefaultBudget, 32 MiB): while the arrays of the
-//     Buffers the pool made that are still alive, in use or kept, exceed
-//     it, Put drops Buffers instead of keeping them (Stats.RetainedBytes).
+//   - Budget (default DefaultBudget, 32 MiB for every four processors):
+//     while the arrays of the Buffers the pool made that are still alive,
+//     in use or kept, exceed it, Put drops Buffers instead of keeping them
+//     (Stats.RetainedBytes).
 //
-// The pool keeps Buffers in one slot per P and in a sync.Pool per class,
-// which the collector empties over two cycles, as it does a sync.Pool: a
-// pool left idle releases its Buffers within two collections.
+// The pool keeps Buffers in a sync.Pool per capacity and six per P, which
+// the collector empties over two cycles, as it does a sync.Pool.
 //
 // # Ownership
 //

@@ -20,7 +20,8 @@ const (
 	// DefaultMaxCap is the default MaxCap: arrays larger than 4 MiB are
 	// never kept.
 	DefaultMaxCap = 4 << 20
-	// DefaultBudget is the default Budget: 32 MiB.
+	// DefaultBudget is the default Budget: 32 MiB for every four
+	// processors (GOMAXPROCS), at least 32 MiB.
 	DefaultBudget = 32 << 20
 	// MaxMaxCap is the largest MaxCap NewPool accepts: 1 GiB.
 	MaxMaxCap = 1 << 30
@@ -38,8 +39,9 @@ type Config struct {
 	MaxCap int
 	// Budget bounds the bytes of the arrays of the Buffers the pool made
 	// that are still alive, in use or kept: while they exceed it, Put drops
-	// Buffers instead of keeping them. Zero means DefaultBudget; it must be
-	// at least MaxCap.
+	// Buffers instead of keeping them. Zero means DefaultBudget for every
+	// four processors (GOMAXPROCS), at least DefaultBudget; it must be at
+	// least MaxCap.
 	Budget int64
 }
 
@@ -94,6 +96,9 @@ type Pool struct {
 	_ [64]byte // counters written on rare events: keep off the lines above
 
 	news, drops, changes atomic.Uint64
+	// hint is the default class the last window of any P moved to, 0
+	// before any moved (see defOf).
+	hint atomic.Int32
 	// gets and puts count where there are no per-P slots.
 	gets, puts atomic.Uint64
 }
@@ -136,9 +141,15 @@ func (p *Pool) maxCapBytes() int {
 	return p.maxCap
 }
 
+// budgetBytes returns the budget: Budget, or for zero DefaultBudget for
+// every four processors (GOMAXPROCS now), at least DefaultBudget. The
+// Buffers a pool keeps are spread over the processors, so its needs grow
+// with their number: with 32 MiB at 16 processors, heavy-tailed lengths
+// up to 1 MiB dropped Buffers that the next growth allocated again, 8 KB
+// per op (benchmarks/cmd/userview).
 func (p *Pool) budgetBytes() int64 {
 	if p.budget == 0 {
-		return DefaultBudget
+		return DefaultBudget * int64(max(1, runtime.GOMAXPROCS(0)/4))
 	}
 	return p.budget
 }
@@ -164,7 +175,7 @@ func (p *Pool) Get() *Buffer {
 		return p.getSlow()
 	}
 	perp.Add(&sl.Gets)
-	d := sizerDef(sl.Aux)
+	d := p.defOf(sl.Aux)
 	var v unsafe.Pointer
 	// The entry is left as it is, which saves a write barrier: an entry
 	// above the depth is never read, and the sweep clears it.
@@ -190,7 +201,7 @@ func (p *Pool) getSlow() *Buffer {
 		return p.getShared() // GOMAXPROCS grew this instant
 	}
 	perp.Add(&sl.Gets)
-	d := sizerDef(sl.Aux)
+	d := p.defOf(sl.Aux)
 	perp.Unpin()
 	return p.getMiss(a, d, nil)
 }
@@ -297,7 +308,7 @@ func (p *Pool) Put(b *Buffer) {
 	// observe, written out.
 	dp := sl.Depth + 1<<8
 	sl.Depth = dp
-	d, moved := sizerDef(sl.Aux), false
+	d, moved := p.defOf(sl.Aux), false
 	if dp&((sampleEvery-1)<<8) == 0 {
 		d, moved = sample(sl, n, p)
 	}
@@ -433,22 +444,20 @@ func (p *Pool) swept(bool) {
 }
 
 // grow moves b to an array with room for need bytes: the smallest power of
-// two that holds need and, when b holds bytes, half as much again as its
-// capacity, so that a Buffer written in small pieces copies each byte a
-// bounded number of times. The array comes from the Buffers of its class,
+// two that holds need and as much again as b holds (as libp2p's buffer
+// grows), so that a Buffer written in pieces copies each byte a bounded
+// number of times, and one that outgrows its array once tends to outgrow it
+// by far (half again as the target copied 1.8 times the bytes on
+// heavy-tailed lengths). The array comes from the Buffers of its class,
 // which take b's old array in exchange. Beyond MaxCap, the array is
 // allocated as append would, and dropped at Put.
 func (p *Pool) grow(b *Buffer, need int) {
 	old := b.buf
-	target := need
-	if len(old) > 0 {
-		target = max(need, cap(old)+cap(old)/2)
-	}
+	target := need + len(old)
 	size := 1 << bits.Len(uint(target-1))
 	if size > p.maxCapBytes() || size <= 0 {
-		if classSize(classOf(need)) <= p.maxCapBytes() {
-			size = classSize(classOf(need))
-		} else {
+		// The largest power of two within MaxCap, if it holds need.
+		if size = defSize(p.topClass()); size < need {
 			p.growUnpooled(b, need)
 			return
 		}
@@ -508,7 +517,7 @@ func (p *Pool) Stats() Stats {
 	if perp.OK {
 		// slotsNow, not Load: right after a sweep the array is held
 		// only weakly, and its sizing state is still the pool's.
-		def = sizerDef(atomic.LoadUintptr(&p.slotsNow().Aux))
+		def = p.defOf(atomic.LoadUintptr(&p.slotsNow().Aux))
 	}
 	return Stats{
 		Gets:          gets + p.gets.Load(),

@@ -87,11 +87,29 @@ func (s sizer) pack() (aux, aux2 uintptr) {
 // is aux.
 func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
 
+// defOf is sizerDef for p: a P whose first window has not ended takes the
+// default the last window of any P moved to (p.hint), where there is one,
+// so that a P that starts serving a pool late does not start from 512
+// bytes. With one P, the hint is that P's own default: nothing changes.
+func (p *Pool) defOf(aux uintptr) int {
+	if aux&0x80 == 0 {
+		if h := p.hint.Load(); h != 0 {
+			return int(h)
+		}
+	}
+	return sizerDef(aux)
+}
+
 // add counts one sample, the length n written into a Buffer put back, and at
 // the end of a window moves the default, within the class of p's MaxCap.
 // It reports the default class after it, and whether it moved.
 func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 	d := int(s.def&0x7f ^ initialClass)
+	if s.def&0x80 == 0 {
+		if h := p.hint.Load(); h != 0 {
+			d = int(h)
+		}
+	}
 	c := min(classOf(n), 254)
 	s.n++
 	s.top = max(s.top, uint8(c))
@@ -130,6 +148,9 @@ func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 	}
 	nd = max(minClass, min(nd, p.topClass()))
 	*s = sizer{def: uint8(nd^initialClass) | 0x80}
+	if nd != d {
+		p.hint.Store(int32(nd))
+	}
 	return nd, nd != d
 }
 
@@ -142,7 +163,7 @@ func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
 	dp := sl.Depth + 1<<8
 	sl.Depth = dp
 	if dp&((sampleEvery-1)<<8) != 0 {
-		return sizerDef(sl.Aux), false
+		return p.defOf(sl.Aux), false
 	}
 	return sample(sl, n, p)
 }
@@ -167,7 +188,7 @@ func (p *Pool) topClass() int {
 
 // sharedDef returns the default class where there are no per-P slots (and
 // for a P that has none yet).
-func (p *Pool) sharedDef() int { return sizerDef(uintptr(p.shared.def.Load())) }
+func (p *Pool) sharedDef() int { return p.defOf(uintptr(p.shared.def.Load())) }
 
 // sharedGet is the sizing part of Get where there are no per-P slots: it
 // counts the Get.

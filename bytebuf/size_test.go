@@ -32,7 +32,9 @@ func TestClassMath(t *testing.T) {
 // TestObserveMatchesAdd: Put's observe counts one Put in sampleEvery, and
 // on the packed state decides as the plain sizer does, sample for sample.
 func TestObserveMatchesAdd(t *testing.T) {
-	var p Pool
+	// Two pools: the sizer's moves set its pool's hint, which the other's
+	// first window reads.
+	var p, q Pool
 	r := rand.New(rand.NewPCG(1, 2))
 	var s sizer
 	var sl perp.Slot
@@ -41,9 +43,9 @@ func TestObserveMatchesAdd(t *testing.T) {
 		if i%50000 > 40000 {
 			n = 100000 + r.IntN(1000) // a shift
 		}
-		d1, m1 := s.add(n, &p)
+		d1, m1 := s.add(n, &q)
 		for range sampleEvery - 1 {
-			if d, m := observe(&sl, 1<<30, &p); d != sizerDef(sl.Aux) || m {
+			if d, m := observe(&sl, 1<<30, &p); d != p.defOf(sl.Aux) || m {
 				t.Fatalf("Put %d: a Put that is not a sample moved the default", i)
 			}
 		}

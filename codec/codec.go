@@ -123,6 +123,17 @@ func (s *sink) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// WriteString is Write for a string, so that a compressor that writes its
+// header's strings with io.WriteString, as compress/gzip does, does not
+// copy them when w has a WriteString of its own.
+func (s *sink) WriteString(p string) (int, error) {
+	if s.w != nil {
+		return io.WriteString(s.w, p)
+	}
+	s.buf = append(s.buf, p...)
+	return len(p), nil
+}
+
 // rentry is a pooled decompressor with the sources it may read from.
 type rentry struct {
 	d   Decompressor  // nil between uses when the Format is SingleUse
@@ -427,6 +438,17 @@ type Writer struct {
 
 // OpenWriter points w at a pooled compressor writing to dst.
 func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
+	return c.OpenWriterWith(w, dst, level, nil)
+}
+
+// OpenWriterWith is OpenWriter that first calls set, if it is not nil, with
+// the pooled compressor, Reset and not yet written to, to set up this one
+// stream, as setting a gzip.Writer's Header does. set must not keep the
+// compressor, and what it stores in it must not change until the stream
+// ends: a pooled compressor keeps it until its next Reset. If set returns an
+// error, the compressor goes back to the pool, w is left closed, and the
+// error is returned.
+func (c *Codec) OpenWriterWith(w *Writer, dst io.Writer, level int, set func(Compressor) error) error {
 	if dst == nil {
 		panic(c.f.Name + ": NewWriter: nil io.Writer")
 	}
@@ -435,6 +457,13 @@ func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
 		return err
 	}
 	e := getWriter(p)
+	if set != nil {
+		if err := set(e.c); err != nil {
+			putWriter(p, e)
+			*w = Writer{}
+			return err
+		}
+	}
 	e.sink.w = dst
 	*w = Writer{p: p, e: e}
 	return nil

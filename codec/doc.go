@@ -1,5 +1,6 @@
 // Package codec is the engine behind the pooled compression packages
-// (gzpool, zlibpool, flatepool, and kgzip in its nested module), for pooling
+// (gzpool, zlibpool, flatepool, httpcompress, and kgzip and
+// httpcompress/khttp in their nested modules), for pooling
 // any other compressed format the same way: describe the format in a
 // Format, make a Codec with New once, and wrap its methods.
 //
@@ -17,7 +18,8 @@
 // and gives them out in four ways: Compress and Decompress, one-shot calls
 // that append to the caller's slice (Decompress stops at a limit and
 // allocates at most 1.25 times it); and OpenWriter and OpenReader, which
-// point a Writer or Reader handle at a pooled object for streaming. The
+// point a Writer or Reader handle at a pooled object for streaming
+// (OpenWriterWith sets a stream up first, as a gzip header's comment). The
 // errors wrap the shared sentinels (ErrTooLarge, ErrCorrupt, ErrClosed,
 // ErrLevel), so errors.Is matches across every format.
 //

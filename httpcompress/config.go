@@ -1,12 +1,13 @@
 package httpcompress
 
 import (
-	"compress/flate"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/reuse-go/reuse/codec"
 )
 
 // Errors returned by New and by the request bodies the handler decompresses.
@@ -35,12 +36,26 @@ type ETagMode uint8
 
 // The ETag modes. RFC 9110 section 8.8.3 requires a compressed
 // representation to carry a different entity tag from the uncompressed one.
+//
+// A mode applies to compressed responses and to the 304s that revalidate
+// them (RFC 9110 section 15.4.5): a 304 to a request that accepts one of
+// the Encodings gets the compressed response's tag, unless the request's
+// If-None-Match lists the handler's tag exactly as the handler set it, which
+// only a client holding the uncompressed response can send.
+//
+// If-Range: Last-Modified is kept on compressed responses, so a date cannot
+// tell whether the client holds part of the compressed or of the
+// uncompressed body. A request that accepts one of the Encodings and
+// carries Range with an If-Range date reaches the handler without both, and
+// gets the whole response, compressed if it qualifies, as RFC 9110 section
+// 14.2 lets a server ignore Range; a request with an If-Range entity tag
+// reaches the handler unchanged.
 const (
 	// ETagWeaken turns a strong ETag "x" into W/"x" on compressed
 	// responses, as nginx does; a weak one stays. If-None-Match (weak
-	// comparison) still matches, so 304s keep working, and If-Range (strong
-	// comparison) no longer does, so no range of the compressed body is ever
-	// asked for. The default.
+	// comparison) still matches, so 304s keep working, and an If-Range
+	// with an entity tag (strong comparison) never matches the compressed
+	// response's tag. The default.
 	ETagWeaken ETagMode = iota
 	// ETagSuffix appends "-" and the coding ("-gzip", "-zstd") inside the
 	// quotes, as Apache does and gzhttp's SuffixETag option can. The handler
@@ -92,8 +107,9 @@ type Config struct {
 	// DefaultJitterPrefix. It should cover the secret.
 	JitterPrefix int
 	// RequestLimit, when positive, makes the handler decompress request
-	// bodies sent with "Content-Encoding: gzip" (RFC 7694) before the
-	// wrapped handler reads them, producing at most RequestLimit bytes: a
+	// bodies sent with "Content-Encoding: gzip" or the name of one of the
+	// Encodings that has an OpenReader (RFC 7694) before the wrapped handler
+	// reads them, producing at most RequestLimit bytes: a
 	// Read past it fails with an error that is an *http.MaxBytesError and
 	// wraps ErrRequestTooLarge, and a handler that then writes nothing gets
 	// a 413. 0 leaves request bodies alone.
@@ -103,48 +119,26 @@ type Config struct {
 	Encodings []Encoding
 }
 
-// An Encoding is one content coding a handler can produce, such as gzip.
+// An Encoding is one content coding a handler can produce, such as gzip,
+// plugged in over a codec.Codec that pools its compressors and
+// decompressors.
 type Encoding struct {
 	// Name is the coding's token, sent in Content-Encoding and matched
-	// case-insensitively against Accept-Encoding.
+	// case-insensitively against Accept-Encoding and, for request bodies,
+	// against Content-Encoding.
 	Name string
-	// NewWriter returns a Compressor that writes the encoded stream to dst
-	// at level (a Config.Level, after 0 became -1), with pad bytes of
+	// Open points w at a pooled compressor that writes the encoded stream
+	// to dst at level (a Config.Level, after 0 became -1), with pad bytes of
 	// padding in the stream where its format allows (pad is 0 without
-	// Jitter). An invalid level returns an error; New calls NewWriter once to
-	// check the level.
-	NewWriter func(dst io.Writer, level, pad int) (Compressor, error)
+	// Jitter). An invalid level returns an error; New calls Open once to
+	// check the level. The handler closes w exactly once.
+	Open func(w *codec.Writer, dst io.Writer, level, pad int) error
+	// OpenReader, if not nil, points r at a pooled decompressor of the
+	// coding reading from src, for the request bodies that
+	// Config.RequestLimit decompresses. An error is the stream's: a bad
+	// header, or io.EOF for an empty body.
+	OpenReader func(r *codec.Reader, src io.Reader) error
 }
-
-// A Compressor is the streaming compressor of one response. The handler
-// calls Close exactly once, after which it never touches the Compressor
-// again, so Close may give it back to a pool.
-type Compressor interface {
-	// Write compresses p.
-	Write(p []byte) (int, error)
-	// Flush writes everything written so far to dst, in a form the client
-	// can decode without waiting for more.
-	Flush() error
-	// Close ends the stream and releases the Compressor.
-	Close() error
-}
-
-// A Deflater is a raw deflate (RFC 1951) compressor that can be pointed at a
-// new destination, as *compress/flate.Writer and klauspost/compress's
-// *flate.Writer are.
-type Deflater interface {
-	Write(p []byte) (int, error)
-	Flush() error
-	Close() error
-	Reset(dst io.Writer)
-}
-
-// Gzip returns the gzip Encoding backed by compress/flate.
-func Gzip() Encoding { return stdGzip }
-
-var stdGzip = GzipFrom(func(level int) (Deflater, error) {
-	return flate.NewWriter(nil, level)
-})
 
 // validate checks c and returns the form the handler uses.
 func (c Config) validate() (Config, error) {
@@ -203,12 +197,12 @@ func (c *Config) checkRanges() error {
 // checkEncoding reports an Encoding whose name cannot appear in
 // Content-Encoding, or whose writer fails at level.
 func checkEncoding(e Encoding, level int) error {
-	if e.Name == "" || e.NewWriter == nil || strings.ContainsAny(e.Name, ",; \t") ||
+	if e.Name == "" || e.Open == nil || strings.ContainsAny(e.Name, ",; \t") ||
 		strings.EqualFold(e.Name, "identity") || e.Name == "*" {
 		return fmt.Errorf("%w: encoding %q", ErrConfig, e.Name)
 	}
-	w, err := e.NewWriter(io.Discard, level, 0)
-	if err != nil {
+	var w codec.Writer
+	if err := e.Open(&w, io.Discard, level, 0); err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrConfig, e.Name, err)
 	}
 	if err := w.Close(); err != nil {

@@ -1,5 +1,5 @@
 // Package httpcompress compresses HTTP responses, and optionally
-// decompresses gzip request bodies, with pooled compressors that are never
+// decompresses request bodies, with pooled compressors that are never
 // shared between two responses.
 //
 //	http.Handle("/", httpcompress.Handler(mux)) // gzip, 1 KiB minimum
@@ -13,7 +13,9 @@
 // The package uses the standard library only. The nested module
 // github.com/reuse-go/reuse/httpcompress/khttp offers the same Config over
 // klauspost/compress, with faster gzip and zstd for the
-// clients that accept it.
+// clients that accept it. Each Encoding pools its compressors with the
+// codec package, the engine behind gzpool, as gzhttp plugs its writers in
+// through a factory; a new coding is a codec.Format and an Open function.
 //
 // # Behaviour, point by point, against klauspost/compress/gzhttp
 //
@@ -47,8 +49,14 @@
 //	Content-Length           removed when compressing; net/http then sets  same
 //	                         the compressed one or uses chunked encoding
 //	ETag                     strong tags weakened by default (W/"x"), so   kept unchanged by default; options to
-//	                         If-None-Match still gives 304 and If-Range    suffix or drop
-//	                         never matches; options to suffix, drop, keep
+//	                         If-None-Match still gives 304 and an If-Range suffix or drop, which a 304 does not
+//	                         entity tag never matches; options to suffix,  get: it keeps the handler's tag
+//	                         drop, keep; a 304 carries the tag of the
+//	                         compressed response it revalidates
+//	If-Range by date         Range and If-Range removed from a request     passes through: a 206 of the
+//	                         that accepts a coding: the whole response is  uncompressed body, which a client
+//	                         sent, as the date cannot tell which body the  holding compressed bytes splices
+//	                         client holds part of                          onto them
 //	Range, Accept-Ranges     206 passes through; Accept-Ranges removed     same
 //	                         from compressed responses unless kept
 //	1xx                      forwarded at once (103 Early Hints works)     same
@@ -77,9 +85,24 @@
 //	                         prefix with a random key per handler:
 //	                         deterministic, so repeats do not average it
 //	                         out, and not computable without the key
-//	gzip request bodies      optional (RequestLimit): pooled bounded       optional: unbounded, a bomb grows
-//	                         reader, *http.MaxBytesError past the limit,   memory without limit
-//	                         413 when the handler writes nothing
+//	request bodies           optional (RequestLimit), in every coding      optional, gzip only: unbounded, a
+//	                         offered (khttp: zstd and gzip) and gzip:      bomb grows memory without limit
+//	                         pooled bounded reader, *http.MaxBytesError
+//	                         past the limit, 413 when the handler writes
+//	                         nothing
+//	HTTP/2                   tested in CI over TLS and h2c as over         works as any net/http middleware
+//	                         HTTP/1.1: Flush and SSE, ResponseController,  does; its tests run over HTTP/1.1
+//	                         trailers, a client cancelling mid-body,       and httptest recorders only
+//	                         handler panics, request bodies and bombs,
+//	                         200 concurrent clients; goroutines return to
+//	                         their baseline
+//	real browser             headless Chromium in CI, gzip and zstd        not tested in a browser
+//	                         (khttp), over HTTP/1.1 and HTTP/2: a JSON
+//	                         resource's SHA-256, 20 server-sent events
+//	                         sent 100 ms apart arriving over at least
+//	                         1.5 s, a streamed body's first chunk read
+//	                         before the handler ends, a revalidation
+//	                         answered 304 with W/"v1", a HEAD
 //
 // # Ownership
 //

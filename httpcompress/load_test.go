@@ -12,7 +12,6 @@ import (
 	"io"
 	"log"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -213,6 +212,12 @@ func TestCurl(t *testing.T) {
 // is made of its own request's marker, so a byte from another response
 // shows. Afterwards the goroutines go back to their baseline.
 func TestLoad(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) { testLoad(t, proto) })
+	}
+}
+
+func testLoad(t *testing.T, proto string) {
 	clients, perClient := 200, 15
 	if race.Enabled {
 		perClient = 4 // the race detector slows each request tenfold
@@ -244,11 +249,8 @@ func TestLoad(t *testing.T) {
 		}
 		served.Add(1)
 	}))
-	srv := &http.Server{Handler: h, ErrorLog: nopLogger()}
-	s := serveServer(t, srv)
-	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: clients}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 60 * time.Second}
+	s := start(t, proto, h)
+	client := s.client
 	deadline := time.Now().Add(60 * time.Second)
 	encodings := []string{"gzip", "", "gzip;q=0", "*", "br, gzip;q=0.5", "identity"}
 	var wg sync.WaitGroup
@@ -265,7 +267,7 @@ func TestLoad(t *testing.T) {
 				mode := r.IntN(10)                  // 0: panic (if big enough), 1: hang up
 				panics := mode == 0 && size > 3000
 				normal := !panics && mode != 1
-				url := fmt.Sprintf("%s/?id=%s&size=%d&panic=%d", s, id, size, b2i(panics))
+				url := fmt.Sprintf("%s/?id=%s&size=%d&panic=%d", s.URL, id, size, b2i(panics))
 				ctx, cancel := context.WithCancel(context.Background())
 				req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 				if ae := encodings[r.IntN(len(encodings))]; ae != "" {
@@ -326,7 +328,6 @@ func TestLoad(t *testing.T) {
 	if served.Load() == 0 || (panicked.Load() == 0 && !testing.Short()) {
 		t.Errorf("load did not exercise both paths: served %d, panicked %d", served.Load(), panicked.Load())
 	}
-	tr.CloseIdleConnections()
 	s.Close()
 	waitGoroutines(t, base)
 }
@@ -384,29 +385,6 @@ func waitGoroutines(t *testing.T, base int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-// serveServer starts srv on 127.0.0.1 and returns its URL.
-func serveServer(t *testing.T, srv *http.Server) *httptestServer {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	s := &httptestServer{srv: srv, url: "http://" + ln.Addr().String()}
-	t.Cleanup(s.Close)
-	return s
-}
-
-type httptestServer struct {
-	srv  *http.Server
-	url  string
-	once sync.Once
-}
-
-func (s *httptestServer) String() string { return s.url }
-
-func (s *httptestServer) Close() { s.once.Do(func() { s.srv.Close() }) }
 
 // nopLogger discards the server's log (the panics are on purpose).
 func nopLogger() *log.Logger { return log.New(io.Discard, "", 0) }

@@ -8,36 +8,61 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reuse-go/reuse/gzpool"
+	"github.com/reuse-go/reuse/codec"
 )
 
-// requestBody decompresses a gzip request body through a pooled gzpool
-// Reader, producing at most limit bytes.
+// requestBody decompresses a request body through a pooled decompressor,
+// producing at most limit bytes.
 type requestBody struct {
 	src      io.ReadCloser
-	zr       *gzpool.Reader // opened on the first Read, which reads the header
+	open     func(*codec.Reader, io.Reader) error
+	zr       codec.Reader // opened on the first Read, which reads the header
+	opened   bool
 	limit, n int64
 	err      error // sticky: io.EOF, the decoder's error, or tooLarge
 	tooLarge bool  // the limit was hit
 	closed   bool
 }
 
-// wrapRequest replaces r.Body with its decompressed form when r was sent
-// with "Content-Encoding: gzip", and returns the wrapper; nil otherwise.
-func wrapRequest(r *http.Request, limit int64) *requestBody {
+// wrapRequest returns a copy of r whose Body is r's decompressed, and the
+// wrapper, when r was sent with one Content-Encoding that encs or gzip
+// decodes; r and nil otherwise. r itself is left alone: net/http looks at
+// its Body after the handler to learn whether the body was read to the end
+// or closed early, and closes the connection in the second case rather than
+// read what is left of the body as the next request.
+func wrapRequest(r *http.Request, limit int64, encs []Encoding) (*http.Request, *requestBody) {
 	ce := r.Header["Content-Encoding"]
 	if len(ce) != 1 || r.Body == nil || r.Body == http.NoBody {
-		return nil
+		return r, nil
 	}
-	if v := strings.TrimSpace(ce[0]); !strings.EqualFold(v, "gzip") && !strings.EqualFold(v, "x-gzip") {
-		return nil
+	open := requestDecoder(strings.TrimSpace(ce[0]), encs)
+	if open == nil {
+		return r, nil
 	}
-	b := &requestBody{src: r.Body, limit: limit}
+	b := &requestBody{src: r.Body, open: open, limit: limit}
+	r = r.Clone(r.Context())
 	r.Body = b
 	delete(r.Header, "Content-Encoding")
 	delete(r.Header, "Content-Length")
 	r.ContentLength = -1
-	return b
+	return r, b
+}
+
+// requestDecoder returns the OpenReader of the first of encs named coding,
+// or of Gzip() for gzip and x-gzip, or nil.
+func requestDecoder(coding string, encs []Encoding) func(*codec.Reader, io.Reader) error {
+	if strings.EqualFold(coding, "x-gzip") {
+		coding = "gzip"
+	}
+	for _, e := range encs {
+		if e.OpenReader != nil && strings.EqualFold(coding, e.Name) {
+			return e.OpenReader
+		}
+	}
+	if strings.EqualFold(coding, "gzip") {
+		return stdGzip.OpenReader
+	}
+	return nil
 }
 
 // tooLargeError is both an *http.MaxBytesError, which handlers already map
@@ -53,19 +78,18 @@ func (e *tooLargeError) Error() string {
 func (e *tooLargeError) Unwrap() []error { return []error{&e.mbe, ErrRequestTooLarge} }
 
 // Read decompresses into p. Past the limit it returns what fits and an
-// error that is an *http.MaxBytesError; a corrupt stream returns an error
-// wrapping gzpool.ErrCorrupt.
+// error that is an *http.MaxBytesError; a stream whose header is corrupt
+// returns an error wrapping codec.ErrCorrupt.
 func (b *requestBody) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	if b.zr == nil {
-		zr, err := gzpool.NewReader(b.src)
-		if err != nil {
+	if !b.opened {
+		if err := b.open(&b.zr, b.src); err != nil {
 			b.err = fmt.Errorf("httpcompress: Request.Body: %w", err)
 			return 0, b.err
 		}
-		b.zr = zr
+		b.opened = true
 	}
 	// Read one byte past the limit to detect it. room+1, not limit-n+1,
 	// which overflows for a limit of math.MaxInt64.
@@ -94,9 +118,9 @@ func (b *requestBody) Read(p []byte) (int, error) {
 
 // release gives the decompressor back.
 func (b *requestBody) release() {
-	if b.zr != nil {
+	if b.opened {
 		b.zr.Close()
-		b.zr = nil
+		b.opened = false
 	}
 }
 

@@ -53,42 +53,48 @@ func echoHandler(t *testing.T) http.Handler {
 }
 
 func TestRequestBody(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) { testRequestBody(t, proto) })
+	}
+}
+
+func testRequestBody(t *testing.T, proto string) {
 	mw, err := httpcompress.New(httpcompress.Config{RequestLimit: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := serve(t, mw(echoHandler(t)))
+	s := start(t, proto, mw(echoHandler(t)))
 	plain := text(100000)
 	gzHdr := map[string]string{"Content-Encoding": "gzip"}
 
-	resp, b := post(t, s.URL, gz(t, plain), gzHdr)
+	resp, b := s.fetch(t, "POST", "/", gz(t, plain), gzHdr)
 	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], ""); resp.StatusCode != 200 || string(b) != want {
 		t.Errorf("gzip body: %d %q, want %q", resp.StatusCode, b, want)
 	}
 	// Not gzip: untouched.
-	resp, b = post(t, s.URL, plain, nil)
+	resp, b = s.fetch(t, "POST", "/", plain, nil)
 	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], ""); string(b) != want {
 		t.Errorf("plain body: %d %q, want %q", resp.StatusCode, b, want)
 	}
-	resp, b = post(t, s.URL, plain, map[string]string{"Content-Encoding": "br"})
+	resp, b = s.fetch(t, "POST", "/", plain, map[string]string{"Content-Encoding": "br"})
 	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], "br"); string(b) != want {
 		t.Errorf("br body: %d %q, want %q", resp.StatusCode, b, want)
 	}
 	// Corrupt.
 	bad := gz(t, plain)
 	bad[len(bad)/2] ^= 0xff
-	if resp, _ = post(t, s.URL, bad, gzHdr); resp.StatusCode != 400 {
+	if resp, _ = s.fetch(t, "POST", "/", bad, gzHdr); resp.StatusCode != 400 {
 		t.Errorf("corrupt body: status %d, want 400", resp.StatusCode)
 	}
-	if resp, _ = post(t, s.URL, []byte("not gzip at all"), gzHdr); resp.StatusCode != 400 {
+	if resp, _ = s.fetch(t, "POST", "/", []byte("not gzip at all"), gzHdr); resp.StatusCode != 400 {
 		t.Errorf("not gzip: status %d, want 400", resp.StatusCode)
 	}
 	// Exactly the limit passes; one more byte does not.
 	at := text(1 << 20)
-	if resp, _ = post(t, s.URL, gz(t, at), gzHdr); resp.StatusCode != 200 {
+	if resp, _ = s.fetch(t, "POST", "/", gz(t, at), gzHdr); resp.StatusCode != 200 {
 		t.Errorf("body at the limit: status %d, want 200", resp.StatusCode)
 	}
-	if resp, _ = post(t, s.URL, gz(t, text(1<<20+1)), gzHdr); resp.StatusCode != 413 {
+	if resp, _ = s.fetch(t, "POST", "/", gz(t, text(1<<20+1)), gzHdr); resp.StatusCode != 413 {
 		t.Errorf("body one past the limit: status %d, want 413", resp.StatusCode)
 	}
 }
@@ -97,6 +103,12 @@ func TestRequestBody(t *testing.T) {
 // 413 error having decompressed at most the limit, and the heap does not
 // grow with the bomb.
 func TestRequestBomb(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) { testRequestBomb(t, proto) })
+	}
+}
+
+func testRequestBomb(t *testing.T, proto string) {
 	// 1024 gzip members of 1 MiB of zeros each, concatenated.
 	var one bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&one, gzip.BestCompression)
@@ -105,7 +117,7 @@ func TestRequestBomb(t *testing.T) {
 	bomb := bytes.NewBuffer(bytes.Repeat(one.Bytes(), 1<<10))
 	var read int64
 	mw, _ := httpcompress.New(httpcompress.Config{RequestLimit: 10 << 20})
-	s := serve(t, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s := start(t, proto, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, err := io.Copy(io.Discard, r.Body)
 		read = n
 		var mbe *http.MaxBytesError
@@ -115,7 +127,7 @@ func TestRequestBomb(t *testing.T) {
 	})))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	resp, _ := post(t, s.URL, bomb.Bytes(), map[string]string{"Content-Encoding": "gzip"})
+	resp, _ := s.fetch(t, "POST", "/", bomb.Bytes(), map[string]string{"Content-Encoding": "gzip"})
 	runtime.ReadMemStats(&after)
 	if resp.StatusCode != 413 {
 		t.Errorf("bomb: status %d, want 413", resp.StatusCode)
@@ -126,6 +138,15 @@ func TestRequestBomb(t *testing.T) {
 	// The client's 1 MiB body and the server's buffers; nothing near 1 GiB.
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
 		t.Errorf("bomb allocated %d MiB", grew>>20)
+	}
+	// Most of the compressed body was never read: net/http must close the
+	// connection rather than read the rest as the next request, which it
+	// does only if it sees the request's own Body closed early.
+	for i := range 3 {
+		resp, b := s.fetch(t, "POST", "/", bomb.Bytes(), map[string]string{"Content-Encoding": "gzip"})
+		if resp.StatusCode != 413 {
+			t.Errorf("bomb %d of 4: status %d, want 413: %q", i+2, resp.StatusCode, b)
+		}
 	}
 }
 

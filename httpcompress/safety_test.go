@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -27,20 +28,49 @@ func recoverer(next http.Handler) http.Handler {
 // outer middleware recovers, and the next response, which gets the pooled
 // compressor, carries none of its bytes.
 func TestPanicMidWrite(t *testing.T) {
-	srv := &http.Server{ErrorLog: nopLogger(), Handler: recoverer(httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			base := runtime.NumGoroutine()
+			testPanicMidWrite(t, proto)
+			waitGoroutines(t, base)
+		})
+	}
+}
+
+func testPanicMidWrite(t *testing.T, proto string) {
+	h := httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/panic" {
 			w.Write(bytes.Repeat([]byte("SECRET-A "), 2000))
 			w.(http.Flusher).Flush()
 			w.Write(bytes.Repeat([]byte("SECRET-A "), 2000))
 			panic("handler bug")
 		}
+		if r.URL.Path == "/abort" {
+			w.Write(bytes.Repeat([]byte("SECRET-A "), 2000))
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		}
 		w.Write(bytes.Repeat([]byte("public-b "), 2000))
-	})))}
-	s := serveServer(t, srv)
-	for range 20 {
-		req, _ := http.NewRequest("GET", s.String()+"/panic", nil)
+	}))
+	// /abort's panic reaches net/http, which cuts the connection (HTTP/1.1)
+	// or resets the stream (HTTP/2); /panic's is recovered, and net/http
+	// ends the response normally.
+	s := start(t, proto, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/abort" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		recoverer(h).ServeHTTP(w, r)
+	}))
+	defer s.Close()
+	for i := range 20 {
+		path := "/panic"
+		if i%2 == 1 {
+			path = "/abort"
+		}
+		req, _ := http.NewRequest("GET", s.URL+path, nil)
 		req.Header.Set("Accept-Encoding", "gzip")
-		resp, err := rawClient.Do(req)
+		resp, err := s.do(t, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,9 +80,9 @@ func TestPanicMidWrite(t *testing.T) {
 			t.Fatalf("panicking handler's response not compressed")
 		}
 		if _, err := gunzipErr(raw); err == nil {
-			t.Fatalf("panicking handler's response decodes as a complete gzip stream")
+			t.Fatalf("%s: panicking handler's response decodes as a complete gzip stream", path)
 		}
-		_, raw = fetch(t, "GET", s.String()+"/ok", map[string]string{"Accept-Encoding": "gzip"})
+		_, raw = s.fetch(t, "GET", "/ok", nil, map[string]string{"Accept-Encoding": "gzip"})
 		got := gunzip(t, raw)
 		if bytes.Contains(got, []byte("SECRET")) || !bytes.Equal(got, bytes.Repeat([]byte("public-b "), 2000)) {
 			t.Fatalf("next response differs: %.60q", got)
@@ -108,7 +138,7 @@ func TestConfigErrors(t *testing.T) {
 		{ETag: 9},
 		{Encodings: []httpcompress.Encoding{}},
 		{Encodings: []httpcompress.Encoding{{Name: "gzip"}}},
-		{Encodings: []httpcompress.Encoding{{Name: "identity", NewWriter: httpcompress.Gzip().NewWriter}}},
+		{Encodings: []httpcompress.Encoding{{Name: "identity", Open: httpcompress.Gzip().Open}}},
 		{Encodings: make([]httpcompress.Encoding, 9)},
 	}
 	for i, c := range bad {

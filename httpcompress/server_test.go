@@ -122,7 +122,8 @@ func TestBehaviour(t *testing.T) {
 			want: check{body: big, status: 206}},
 		{name: "HEAD", h: write(big, nil, 0), method: http.MethodHead, reqHdr: gz, want: check{body: []byte{}, hdr: map[string]string{"Vary": "Accept-Encoding", "Content-Encoding": ""}}},
 		{name: "204", h: write(nil, nil, http.StatusNoContent), reqHdr: gz, want: check{body: []byte{}, status: 204}},
-		{name: "304", h: write(nil, map[string]string{"ETag": `"abc"`}, http.StatusNotModified), reqHdr: gz, want: check{body: []byte{}, status: 304, hdr: map[string]string{"Etag": `"abc"`}}},
+		{name: "304 weakened", h: write(nil, map[string]string{"ETag": `"abc"`}, http.StatusNotModified), reqHdr: gz, want: check{body: []byte{}, status: 304, hdr: map[string]string{"Etag": `W/"abc"`}}},
+		{name: "304 identity", h: write(nil, map[string]string{"ETag": `"abc"`}, http.StatusNotModified), want: check{body: []byte{}, status: 304, hdr: map[string]string{"Etag": `"abc"`}}},
 		{name: "404 compressed", h: write(big, nil, http.StatusNotFound), reqHdr: gz, want: check{ce: "gzip", body: big, status: 404}},
 		{name: "status kept", h: write(small, nil, http.StatusTeapot), reqHdr: gz, want: check{body: small, status: 418}},
 	}

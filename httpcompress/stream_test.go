@@ -23,9 +23,15 @@ import (
 // for the client to have read the previous one, so a Flush that did not
 // push compressed data through would deadlock (and time out).
 func TestFlushSSE(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) { testFlushSSE(t, proto) })
+	}
+}
+
+func testFlushSSE(t *testing.T, proto string) {
 	const events = 5
 	got := make(chan string)
-	s := serve(t, httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s := start(t, proto, httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
 		w.(http.Flusher).Flush() // headers out before the first event
@@ -48,7 +54,7 @@ func TestFlushSSE(t *testing.T) {
 	})))
 	req, _ := http.NewRequest("GET", s.URL, nil)
 	req.Header.Set("Accept-Encoding", "gzip")
-	resp, err := rawClient.Do(req)
+	resp, err := s.do(t, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,9 +80,17 @@ func TestFlushSSE(t *testing.T) {
 }
 
 // TestResponseController: deadlines reach the underlying writer through
-// Unwrap, and Hijack works.
+// Unwrap, FlushError works, and Hijack works over HTTP/1.1 and fails
+// cleanly over HTTP/2, where net/http does not support it.
 func TestResponseController(t *testing.T) {
-	s := serve(t, httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) { testResponseController(t, proto) })
+	}
+}
+
+func testResponseController(t *testing.T, proto string) {
+	var s *site
+	s = start(t, proto, httpcompress.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		if err := rc.SetWriteDeadline(time.Now().Add(time.Minute)); err != nil {
 			t.Errorf("SetWriteDeadline: %v", err)
@@ -86,6 +100,14 @@ func TestResponseController(t *testing.T) {
 		}
 		if r.URL.Path == "/hijack" {
 			conn, brw, err := rc.Hijack()
+			if s.proto != "http1" {
+				if err == nil {
+					conn.Close()
+					t.Errorf("Hijack over %s: no error", s.proto)
+				}
+				w.Write(text(5000))
+				return
+			}
 			if err != nil {
 				t.Errorf("Hijack: %v", err)
 				return
@@ -99,14 +121,20 @@ func TestResponseController(t *testing.T) {
 			return
 		}
 		w.Write(text(5000))
+		if err := rc.Flush(); err != nil {
+			t.Errorf("ResponseController.Flush: %v", err)
+		}
+		w.Write(text(5000))
 	})))
-	resp, raw := fetch(t, "GET", s.URL+"/plain", map[string]string{"Accept-Encoding": "gzip"})
-	if resp.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, raw), text(5000)) {
+	resp, raw := s.fetch(t, "GET", "/plain", nil, map[string]string{"Accept-Encoding": "gzip"})
+	if resp.Header.Get("Content-Encoding") != "gzip" || !bytes.Equal(gunzip(t, raw), append(text(5000), text(5000)...)) {
 		t.Errorf("plain request after deadlines: wrong response")
 	}
-	_, raw = fetch(t, "GET", s.URL+"/hijack", map[string]string{"Accept-Encoding": "gzip"})
-	if string(raw) != "hijacked" {
+	_, raw = s.fetch(t, "GET", "/hijack", nil, map[string]string{"Accept-Encoding": "gzip"})
+	if want := "hijacked"; proto == "http1" && string(raw) != want {
 		t.Errorf("hijacked body = %q", raw)
+	} else if proto != "http1" && !bytes.Equal(gunzip(t, raw), text(5000)) {
+		t.Errorf("body after a failed Hijack differs")
 	}
 }
 

@@ -1,16 +1,15 @@
 package khttp
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
-	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
-	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/codec"
 	"github.com/reuse-go/reuse/httpcompress"
 )
 
@@ -43,28 +42,82 @@ func Encodings() []httpcompress.Encoding {
 	return []httpcompress.Encoding{Zstd(), Gzip()}
 }
 
-// Gzip returns the gzip Encoding backed by klauspost/compress/flate, which
-// is faster than compress/flate at every level and produces about the same
-// size. Levels are klauspost's: -1 is its default, 5.
+// Gzip returns the gzip Encoding backed by klauspost/compress, whose
+// deflate is faster than compress/flate's at every level. Levels are
+// klauspost's, -2 to 9, and -1 is its default, 5. Request bodies are read
+// with klauspost's gzip reader. Its compressors and decompressors come from
+// one codec.Codec for the whole program, shared by every middleware that
+// uses the Encoding. Config.Jitter's padding is the gzip header's comment
+// (a padding of 1 byte takes 2 there).
 func Gzip() httpcompress.Encoding { return gzipEncoding }
 
-var gzipEncoding = httpcompress.GzipFrom(func(level int) (httpcompress.Deflater, error) {
-	return flate.NewWriter(nil, level)
-})
+var gzipEncoding = httpcompress.Encoding{Name: "gzip", Open: openGzip, OpenReader: gzipCodec.OpenReader}
+
+// gzipCodec is kgzip's format. klauspost's flate decoder keeps its Huffman
+// tables across Reset, so that a reused one can accept a corrupt stream
+// that a new one rejects: decoders are single-use.
+var gzipCodec = codec.Must(codec.New(codec.Format{
+	Name:         "khttp gzip",
+	MinLevel:     gzip.HuffmanOnly,
+	MaxLevel:     gzip.BestCompression,
+	DefaultLevel: 5, // what klauspost/compress/flate does with DefaultCompression
+	NewCompressor: func(w io.Writer, level int) (codec.Compressor, error) {
+		return gzip.NewWriterLevel(w, level)
+	},
+	NewDecompressor: func() codec.Decompressor { return new(gzip.Reader) },
+	SingleUse:       true,
+}))
+
+func openGzip(w *codec.Writer, dst io.Writer, level, pad int) error {
+	if pad == 0 {
+		return gzipCodec.OpenWriter(w, dst, level)
+	}
+	return gzipCodec.OpenWriterWith(w, dst, level, func(c codec.Compressor) error {
+		c.(*gzip.Writer).Comment = padding()[:max(pad-1, 1)]
+		return nil
+	})
+}
+
+// padding is gzip comment text, made on first use.
+var padding = sync.OnceValue(func() string { return strings.Repeat("Padding-", 8192) })
 
 // Zstd returns the zstd Encoding (RFC 8878), with a 1 MiB window (browsers
 // accept up to 8 MiB) and one pooled encoder per speed. Config.Level maps to
 // zstd's speeds: 1 and -2 to SpeedFastest, -1 and 2 to 5 to SpeedDefault, 6
 // to 8 to SpeedBetterCompression, 9 to SpeedBestCompression. Jitter's
 // padding is a skippable frame of 8 bytes plus the padding, before the data.
+// Request bodies are read with a window of at most 8 MiB, a new decoder for
+// each. Its encoders come from one codec.Codec for the whole program,
+// shared by every middleware that uses the Encoding.
 func Zstd() httpcompress.Encoding { return zstdEncoding }
 
-var zstdEncoding = httpcompress.Encoding{Name: "zstd", NewWriter: openZstd}
+var zstdEncoding = httpcompress.Encoding{Name: "zstd", Open: openZstd, OpenReader: zstdCodec.OpenReader}
 
-// zstdWindow is the window of the zstd encoders.
-const zstdWindow = 1 << 20
+const (
+	zstdWindow    = 1 << 20 // the encoders' window
+	zstdMaxWindow = 8 << 20 // the largest window a request body may use (RFC 8878 section 3.1.1.1.2)
+)
 
-var zstdPools [4]reuse.Pool[*zstdStream] // by zstd.EncoderLevel - 1
+// zstdCodec pools encoders by zstd.EncoderLevel. Concurrency 1 keeps
+// encoders and decoders synchronous: no goroutine outlives a call. Decoders
+// are single-use, as kgzip's zstd example found a reused v1.18.0 decoder
+// rejecting corrupt input with another error than a new one.
+var zstdCodec = codec.Must(codec.New(codec.Format{
+	Name:     "khttp zstd",
+	MinLevel: int(zstd.SpeedFastest), MaxLevel: int(zstd.SpeedBestCompression),
+	NewCompressor: func(w io.Writer, level int) (codec.Compressor, error) {
+		return zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.EncoderLevel(level)), zstd.WithEncoderConcurrency(1),
+			zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true))
+	},
+	NewDecompressor: func() codec.Decompressor {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
+		if err != nil {
+			panic("khttp: zstd.NewReader: " + err.Error()) // the options are valid
+		}
+		return d
+	},
+	SingleUse: true,
+}))
 
 func zstdLevel(level int) (zstd.EncoderLevel, error) {
 	switch {
@@ -80,101 +133,54 @@ func zstdLevel(level int) (zstd.EncoderLevel, error) {
 	return 0, fmt.Errorf("khttp: zstd: level %d not in [-2, 9] or is 0", level)
 }
 
-// zstdStream is one pooled encoder. It writes only to out, whose dst is
-// cleared when the stream goes back to its pool.
-type zstdStream struct {
-	enc  *zstd.Encoder
-	pool *reuse.Pool[*zstdStream]
-	out  sink
-	hdr  [8]byte
-}
-
-func openZstd(dst io.Writer, level, pad int) (httpcompress.Compressor, error) {
+func openZstd(w *codec.Writer, dst io.Writer, level, pad int) error {
 	zl, err := zstdLevel(level)
 	if err != nil {
-		return nil, err
-	}
-	p := &zstdPools[zl-1]
-	s := p.Get()
-	if s == nil {
-		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zl), zstd.WithEncoderConcurrency(1),
-			zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true))
-		if err != nil {
-			return nil, err
-		}
-		s = &zstdStream{enc: enc, pool: p}
-	}
-	s.out.dst = dst
-	s.enc.Reset(&s.out)
-	if pad > 0 {
-		if err := s.writePadding(pad); err != nil {
-			s.release()
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
-// padding fills skippable frames.
-var padding [256]byte
-
-// writePadding writes a skippable frame (RFC 8878 section 3.1.2) with pad
-// bytes of content.
-func (s *zstdStream) writePadding(pad int) error {
-	binary.LittleEndian.PutUint32(s.hdr[0:4], 0x184D2A50)
-	binary.LittleEndian.PutUint32(s.hdr[4:8], uint32(pad))
-	if _, err := s.out.Write(s.hdr[:]); err != nil {
 		return err
 	}
+	if pad > 0 {
+		// The encoder writes nothing before its first Write, Flush or
+		// Close: the skippable frame goes straight to dst, first.
+		if err := writePadding(dst, pad); err != nil {
+			return err
+		}
+	}
+	return zstdCodec.OpenWriter(w, dst, int(zl))
+}
+
+// zeros fill skippable frames.
+var zeros [256]byte
+
+// skippable is the magic number of a skippable frame, little-endian, and
+// octets holds every byte value: writePadding writes from these arrays, so
+// that a header it cannot keep on the stack (dst is an interface) costs no
+// allocation.
+var (
+	skippable = [4]byte{0x50, 0x2A, 0x4D, 0x18} // 0x184D2A50
+	octets    = func() (b [256]byte) {
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return b
+	}()
+)
+
+// writePadding writes a skippable frame (RFC 8878 section 3.1.2) with pad
+// bytes of content, pad < 1<<16: the magic number, the size as 4 bytes
+// little-endian, and pad zeros.
+func writePadding(dst io.Writer, pad int) error {
+	lo, hi := pad&0xff, pad>>8&0xff
+	for _, p := range [...][]byte{skippable[:], octets[lo : lo+1], octets[hi : hi+1], zeros[:2]} {
+		if _, err := dst.Write(p); err != nil {
+			return err
+		}
+	}
 	for pad > 0 {
-		n, err := s.out.Write(padding[:min(pad, len(padding))])
+		n, err := dst.Write(zeros[:min(pad, len(zeros))])
 		if err != nil {
 			return err
 		}
 		pad -= n
 	}
 	return nil
-}
-
-var errClosed = errors.New("khttp: compressor used after Close")
-
-func (s *zstdStream) Write(p []byte) (int, error) {
-	if s.out.dst == nil {
-		return 0, errClosed
-	}
-	return s.enc.Write(p)
-}
-
-func (s *zstdStream) Flush() error {
-	if s.out.dst == nil {
-		return errClosed
-	}
-	return s.enc.Flush()
-}
-
-// Close ends the frame and gives the encoder back to its pool.
-func (s *zstdStream) Close() error {
-	if s.out.dst == nil {
-		return errClosed
-	}
-	err := s.enc.Close()
-	s.release()
-	return err
-}
-
-func (s *zstdStream) release() {
-	s.out.dst = nil
-	s.pool.Put(s)
-}
-
-// sink forwards writes to dst.
-type sink struct {
-	dst io.Writer
-}
-
-func (s *sink) Write(p []byte) (int, error) {
-	if s.dst == nil {
-		return 0, errClosed
-	}
-	return s.dst.Write(p)
 }

@@ -12,13 +12,14 @@ import (
 	"strings"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/codec"
 )
 
 // The states of an rwState.
 const (
 	stateUndecided uint8 = iota // buffering a prefix, headers not sent
 	statePlain                  // passing writes through
-	stateCompress               // writing through c
+	stateCompress               // writing through cw
 	stateFailed                 // the compressor could not start
 	stateHijacked               // the handler took the connection
 	stateDone                   // the handler returned
@@ -46,15 +47,16 @@ func (w *rwState) minSize() int {
 type rwState struct {
 	rw      http.ResponseWriter
 	e       *engine
-	c       Compressor // the pooled compressor, while compressing
-	buf     *[]byte    // the pooled prefix buffer, while undecided
+	cw      codec.Writer // the pooled compressor, while compressing
+	buf     *[]byte      // the pooled prefix buffer, while undecided
 	body    *requestBody
-	out     sink  // what c writes to: rw, or io.Discard after a panic
-	status  int   // the status the handler set, not yet sent
-	enc     uint8 // index of the negotiated encoding
-	state   uint8 // one of the state constants
-	wrote   bool  // something reached rw
-	anySize bool  // the client refused identity: no minimum size
+	inm     []string // the request's If-None-Match values, for a 304
+	out     sink     // what cw writes to: rw, or io.Discard after a panic
+	status  int      // the status the handler set, not yet sent
+	enc     uint8    // index of the negotiated encoding
+	state   uint8    // one of the state constants
+	wrote   bool     // something reached rw
+	anySize bool     // the client refused identity: no minimum size
 	// Backing arrays for the header values this package sets, so that
 	// setting them does not allocate. They are written when the state is
 	// made and only read afterwards: a header map of an earlier response
@@ -163,7 +165,7 @@ func contentLength(hdr http.Header) (int64, bool) {
 func (w *rwState) Write(p []byte) (int, error) {
 	switch w.state {
 	case stateCompress:
-		return w.c.Write(p)
+		return w.cw.Write(p)
 	case statePlain:
 		w.wrote = true
 		return w.rw.Write(p)
@@ -258,6 +260,9 @@ func (w *rwState) statusOr200() int {
 func (w *rwState) startPlain() error {
 	w.state = statePlain
 	w.wrote = true
+	if w.status == http.StatusNotModified {
+		w.notModified()
+	}
 	if w.status != 0 {
 		w.rw.WriteHeader(w.status)
 	}
@@ -295,17 +300,17 @@ func (w *rwState) startCompress(prefix []byte) error {
 		n := min(len(prefix), w.e.c.JitterPrefix)
 		pad = 1 + int(maphash.Bytes(w.e.seed, prefix[:n])%uint64(j))
 	}
-	c, err := enc.NewWriter(&w.out, w.e.c.Level, pad)
-	if err != nil {
+	if err := enc.Open(&w.cw, &w.out, w.e.c.Level, pad); err != nil {
 		w.state = stateFailed
 		w.releaseBuf()
 		return err
 	}
-	w.c, w.state = c, stateCompress
+	w.state = stateCompress
+	var err error
 	if w.buf != nil {
 		b := *w.buf
 		if len(b) > 0 {
-			_, err = c.Write(b)
+			_, err = w.cw.Write(b)
 		}
 		w.releaseBuf()
 	}
@@ -330,6 +335,49 @@ func (w *rwState) rewriteETag(hdr http.Header, tag, coding string) {
 	}
 }
 
+// notModified gives a 304 the ETag of the response it revalidates (RFC
+// 9110 section 15.4.5): the compressed one, rewritten as rewriteETag
+// would, unless the request's If-None-Match holds the handler's tag as it
+// is, which only a client that got the uncompressed response can have.
+func (w *rwState) notModified() {
+	hdr := w.rw.Header()
+	tags := hdr["Etag"]
+	if len(tags) == 0 || w.e.c.ETag == ETagKeep || hasETag(w.inm, tags[0]) {
+		return
+	}
+	w.rewriteETag(hdr, tags[0], w.e.c.Encodings[w.enc].Name)
+}
+
+// hasETag reports whether the If-None-Match field values list tag, compared
+// character for character.
+func hasETag(values []string, tag string) bool {
+	for _, v := range values {
+		for {
+			v = strings.TrimLeft(v, " \t,")
+			if v == "" {
+				break
+			}
+			start := 0
+			if strings.HasPrefix(v, "W/") {
+				start = 2
+			}
+			end := len(v)
+			if len(v) > start && v[start] == '"' {
+				if i := strings.IndexByte(v[start+1:], '"'); i >= 0 {
+					end = start + i + 2
+				}
+			} else if i := strings.IndexByte(v, ','); i >= 0 {
+				end = i // "*" or a malformed element
+			}
+			if strings.TrimSpace(v[:end]) == tag {
+				return true
+			}
+			v = v[end:]
+		}
+	}
+	return false
+}
+
 func (w *rwState) releaseBuf() {
 	if w.buf != nil {
 		*w.buf = (*w.buf)[:0]
@@ -344,8 +392,7 @@ func (w *rwState) finish() {
 	case stateUndecided:
 		w.finishUndecided()
 	case stateCompress:
-		w.c.Close()
-		w.c = nil
+		w.cw.Close()
 	case statePlain:
 		if w.body != nil && w.body.tooLarge && !w.wrote {
 			w.wrote = true
@@ -379,8 +426,7 @@ func (w *rwState) finishUndecided() {
 		w.decide(b, true, false)
 	}
 	if w.state == stateCompress {
-		w.c.Close()
-		w.c = nil
+		w.cw.Close()
 	}
 }
 
@@ -392,10 +438,9 @@ func (w *rwState) cleanup() {
 	if w.state == stateDone {
 		return
 	}
-	if w.c != nil {
+	if w.state == stateCompress {
 		w.out.dst = io.Discard
-		w.c.Close()
-		w.c = nil
+		w.cw.Close()
 	}
 	w.releaseBuf()
 	w.state = stateDone
@@ -428,7 +473,7 @@ func (w *rwState) FlushError() error {
 		}
 		return w.FlushError()
 	case stateCompress:
-		if err := w.c.Flush(); err != nil {
+		if err := w.cw.Flush(); err != nil {
 			return err
 		}
 	case statePlain:
@@ -449,10 +494,9 @@ func (w *rwState) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if w.c != nil {
+	if w.state == stateCompress {
 		w.out.dst = io.Discard
-		w.c.Close()
-		w.c = nil
+		w.cw.Close()
 	}
 	w.releaseBuf()
 	w.state = stateHijacked
@@ -520,19 +564,52 @@ func (w *rwState) ReadFrom(r io.Reader) (int64, error) {
 		n, err := io.Copy(writerOnly{w.rw}, r)
 		return total + n, err
 	case stateCompress:
-		cb := chunks.Get()
-		defer chunks.Put(cb)
-		n, err := io.CopyBuffer(writerOnly{w.c}, readerOnly{r}, cb[:])
+		n, err := w.compressFrom(r)
 		return total + n, err
 	}
 	return total, w.stateErr()
 }
 
+// compressFrom compresses what r holds through a pooled buffer.
+func (w *rwState) compressFrom(r io.Reader) (int64, error) {
+	cb := chunks.Get()
+	defer chunks.Put(cb)
+	return io.CopyBuffer(writerOnly{&w.cw}, readerOnly{r}, cb.b[:])
+}
+
 // chunks are the buffers ReadFrom compresses from.
-var chunks = reuse.Pool[*[32 << 10]byte]{New: func() *[32 << 10]byte { return new([32 << 10]byte) }}
+var chunks = reuse.Pool[*chunk]{New: func() *chunk { return new(chunk) }}
+
+// chunk is a buffer of ReadFrom's. A struct, not a pointer to an array:
+// go1.26.8's compiler fails on slicing a *[N]byte that reuse.Pool's Get
+// returned, inlined here ("bad ptr to array in slice go.shape.*uint8").
+type chunk struct{ b [32 << 10]byte }
 
 // writerOnly and readerOnly hide every method but Write and Read, so that
 // io.CopyBuffer uses the buffer it is given.
 type writerOnly struct{ io.Writer }
 
 type readerOnly struct{ io.Reader }
+
+// sink is what a response's compressor writes to: the ResponseWriter, or
+// io.Discard after a panic, or nothing once the response is over.
+type sink struct {
+	dst io.Writer
+}
+
+var errStreamClosed = errors.New("httpcompress: compressor used after the response ended")
+
+func (s *sink) Write(p []byte) (int, error) {
+	if s.dst == nil {
+		return 0, errStreamClosed
+	}
+	return s.dst.Write(p)
+}
+
+// WriteString passes a gzip header's comment on without copying it.
+func (s *sink) WriteString(p string) (int, error) {
+	if s.dst == nil {
+		return 0, errStreamClosed
+	}
+	return io.WriteString(s.dst, p)
+}

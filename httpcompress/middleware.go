@@ -25,8 +25,13 @@ var defaultMiddleware = sync.OnceValue(func() func(http.Handler) http.Handler {
 })
 
 // New returns a middleware that compresses responses as c says. An invalid
-// Config returns an error wrapping ErrConfig. Every handler the middleware
-// wraps shares one set of pools.
+// Config returns an error wrapping ErrConfig.
+//
+// The compressors and decompressors belong to the Encodings, not to New:
+// those of Gzip() (and of khttp's Encodings) are pooled once for the whole
+// program and shared by every middleware that uses them, so a program that
+// calls New for each route holds no more compressors than are in use at
+// once. The per-response state and prefix buffers are pooled per New.
 func New(c Config) (func(http.Handler) http.Handler, error) {
 	c, err := c.validate()
 	if err != nil {
@@ -79,7 +84,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e := h.e
 	var body *requestBody
 	if e.c.RequestLimit > 0 {
-		body = wrapRequest(r, e.c.RequestLimit)
+		r, body = wrapRequest(r, e.c.RequestLimit, e.c.Encodings)
 	}
 	enc, identityRefused := -1, false
 	if r.Method != http.MethodHead {
@@ -98,6 +103,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if enc >= 0 && ifRangeByDate(r.Header) {
+		r = withoutRange(r)
+	}
 	s := e.newState()
 	s.rw, s.body = w, body
 	if enc < 0 {
@@ -106,12 +114,36 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.enc = uint8(enc)
 		s.anySize = identityRefused
 		s.out.dst = w
+		s.inm = r.Header["If-None-Match"]
 		s.addVary()
 	}
 	rw := &responseWriter{s: s}
 	defer rw.release()
 	h.next.ServeHTTP(rw, r)
 	s.finish()
+}
+
+// ifRangeByDate reports whether hdr holds a Range and an If-Range with a
+// date rather than an entity tag.
+func ifRangeByDate(hdr http.Header) bool {
+	ir := hdr["If-Range"]
+	if len(ir) == 0 || len(hdr["Range"]) == 0 {
+		return false
+	}
+	v := strings.TrimSpace(ir[0])
+	return !strings.HasPrefix(v, `"`) && !strings.HasPrefix(v, "W/")
+}
+
+// withoutRange returns a copy of r without its Range and If-Range. A
+// compressed response keeps the handler's Last-Modified, so a date cannot
+// tell a client holding part of the compressed body from one holding part
+// of the uncompressed one; without the Range the handler sends the whole
+// body, as RFC 9110 section 14.2 lets a server do.
+func withoutRange(r *http.Request) *http.Request {
+	r = r.Clone(r.Context())
+	delete(r.Header, "Range")
+	delete(r.Header, "If-Range")
+	return r
 }
 
 // hasToken reports whether the comma-separated field values hold token, or

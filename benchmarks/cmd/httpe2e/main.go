@@ -1,0 +1,112 @@
+// Command httpe2e measures the pools end to end: a net/http server on
+// loopback that encodes JSON responses into pooled buffers, one variant per
+// pool and one without pooling, under a load of many concurrent clients.
+//
+// Each variant's server runs in a process of its own (the command runs
+// itself with -serve), so that its peak resident set (VmHWM) is its own;
+// the clients run in the driver's process. Response lengths follow a
+// log-normal with a heavy tail (median -median, -sigma, capped at -max),
+// the same sequence for every variant. The variants run interleaved, in a
+// shuffled order in each of -rounds rounds, each for -warmup and then for
+// -duration or -requests requests, whichever comes first. The table gives
+// the medians of requests/s, p99 latency, peak RSS and GC cycles (during
+// the measured part).
+//
+//	go run ./cmd/httpe2e -md results/httpe2e.md -json results/httpe2e.json
+//	go run ./cmd/httpe2e -duration 2s -warmup 500ms   # quick
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// options are the command's flags.
+type options struct {
+	serve            string
+	variants         string
+	clients, rounds  int
+	requests         int
+	duration, warmup time.Duration
+	median, sigma    float64
+	maxLen           int
+	seed             uint64
+	procs            int
+	mdPath, jsonPath string
+}
+
+// variants are the servers, in table order: no pooling, the peers, bytebuf.
+var variants = []string{"nopool", "syncpool", "syncpool-64K", "bytebufferpool", "libp2p", "zap", "bytebuf"}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("httpe2e", flag.ContinueOnError)
+	fs.StringVar(&o.serve, "serve", "", "run the server of this variant (what the driver starts)")
+	fs.StringVar(&o.variants, "variants", strings.Join(variants, ","), "comma-separated variants")
+	fs.IntVar(&o.clients, "clients", 64, "concurrent clients")
+	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each runs every variant once, in a shuffled order")
+	fs.IntVar(&o.requests, "requests", 1000000, "the most requests of one measured run")
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "the longest measured run")
+	fs.DurationVar(&o.warmup, "warmup", time.Second, "load before the measured run, not counted")
+	fs.Float64Var(&o.median, "median", 4096, "median response length, bytes")
+	fs.Float64Var(&o.sigma, "sigma", 1.2, "sigma of the log-normal response lengths")
+	fs.IntVar(&o.maxLen, "max", 1<<20, "longest response, bytes")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the response lengths and of the order of the variants")
+	fs.IntVar(&o.procs, "procs", 0, "GOMAXPROCS of the servers (0: the Go default)")
+	fs.StringVar(&o.mdPath, "md", "-", "where the Markdown table goes (-: standard output)")
+	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON (empty: nowhere)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.clients < 1 || o.rounds < 1 || o.requests < 1 || o.duration <= 0 || o.warmup < 0 {
+		return o, fmt.Errorf("httpe2e: -clients, -rounds, -requests and -duration must be positive")
+	}
+	for _, v := range strings.Split(o.variants, ",") {
+		if _, ok := encoders()[v]; !ok {
+			return o, fmt.Errorf("httpe2e: no variant %q", v)
+		}
+	}
+	return o, nil
+}
+
+func main() {
+	if err := mainErr(os.Args[1:], os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+}
+
+func mainErr(args []string, progress io.Writer) error {
+	o, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	if o.serve != "" {
+		return serve(o.serve, o)
+	}
+	rep, err := drive(o, args, progress)
+	if err != nil {
+		return err
+	}
+	if o.jsonPath != "" {
+		b, err := json.MarshalIndent(rep, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.jsonPath, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	var sb strings.Builder
+	writeMarkdown(&sb, rep)
+	if o.mdPath == "-" {
+		_, err := os.Stdout.WriteString(sb.String())
+		return err
+	}
+	return os.WriteFile(o.mdPath, []byte(sb.String()), 0o644)
+}

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"runtime/metrics"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	pool "github.com/libp2p/go-buffer-pool"
+	"github.com/valyala/bytebufferpool"
+	"go.uber.org/zap/buffer"
+
+	"github.com/reuse-go/reuse/bytebuf"
+)
+
+// item is one element of a response.
+type item struct {
+	ID    int      `json:"id"`
+	Name  string   `json:"name"`
+	Score float64  `json:"score"`
+	Tags  []string `json:"tags"`
+	Note  string   `json:"note,omitempty"`
+}
+
+// response is what a handler encodes: the first Count of the items.
+type response struct {
+	Request int    `json:"request"`
+	Items   []item `json:"items"`
+}
+
+// body is the data every response is cut from: the items, and, for each
+// count k, the length of the encoded response that holds the first k.
+type body struct {
+	items   []item
+	lengths []int // the response lengths, in request order
+	sizes   []int // sizes[k]: the bytes of a response of k items, near enough
+}
+
+const itemCount = 12000 // the largest response holds them all, a little over 1 MiB
+
+func newBody(median, sigma float64, maxLen int, seed uint64) *body {
+	r := rand.New(rand.NewPCG(seed, 6))
+	b := &body{items: make([]item, itemCount), sizes: make([]int, itemCount+1)}
+	tags := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}
+	b.sizes[0] = len(`{"request":1000000,"items":[]}` + "\n")
+	for i := range b.items {
+		it := item{ID: i, Name: "item-" + strconv.Itoa(i) + " \"quoted\" <b>", Score: r.Float64() * 1000,
+			Tags: tags[:1+r.IntN(len(tags))]}
+		if r.IntN(4) == 0 {
+			it.Note = strings.Repeat("x", r.IntN(64))
+		}
+		b.items[i] = it
+		enc, _ := json.Marshal(it)
+		b.sizes[i+1] = b.sizes[i] + len(enc) + 1
+	}
+	b.lengths = make([]int, 1<<16)
+	for i := range b.lengths {
+		b.lengths[i] = max(1, min(maxLen, int(median*math.Exp(sigma*r.NormFloat64()))))
+	}
+	return b
+}
+
+// value returns the response to request i: as many items as come nearest
+// to its length.
+func (b *body) value(i int) response {
+	n := b.lengths[i%len(b.lengths)]
+	k := sort.SearchInts(b.sizes, n)
+	return response{Request: i, Items: b.items[:min(k, itemCount)]}
+}
+
+// encodeFunc encodes v into a buffer from one pool and writes it to w:
+// through Bytes when odd is false, through WriteTo when it is true.
+type encodeFunc func(w http.ResponseWriter, v *response, odd bool) error
+
+// handOn writes the bytes of a buffer to w, after the Content-Length.
+func handOn(w http.ResponseWriter, data []byte) error {
+	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+	_, err := w.Write(data)
+	return err
+}
+
+// writeTo is handOn through the buffer's WriteTo.
+func writeTo(w http.ResponseWriter, n int, wt io.WriterTo) error {
+	w.Header().Set("Content-Length", strconv.Itoa(n))
+	_, err := wt.WriteTo(w)
+	return err
+}
+
+// capped is the capacity above which the capped sync.Pool drops a buffer,
+// as fmt does.
+const capped = 64 << 10
+
+func syncPoolEncode(drop bool) encodeFunc {
+	p := &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	return func(w http.ResponseWriter, v *response, odd bool) error {
+		b := p.Get().(*bytes.Buffer)
+		b.Reset()
+		defer func() {
+			if !drop || b.Cap() <= capped {
+				p.Put(b)
+			}
+		}()
+		if err := json.NewEncoder(b).Encode(v); err != nil {
+			return err
+		}
+		if odd {
+			return writeTo(w, b.Len(), b)
+		}
+		return handOn(w, b.Bytes())
+	}
+}
+
+// encoders returns, for each variant, a fresh pool's encodeFunc.
+func encoders() map[string]func() encodeFunc {
+	return map[string]func() encodeFunc{
+		"nopool": func() encodeFunc {
+			return func(w http.ResponseWriter, v *response, odd bool) error {
+				b := new(bytes.Buffer)
+				if err := json.NewEncoder(b).Encode(v); err != nil {
+					return err
+				}
+				if odd {
+					return writeTo(w, b.Len(), b)
+				}
+				return handOn(w, b.Bytes())
+			}
+		},
+		"syncpool":       func() encodeFunc { return syncPoolEncode(false) },
+		"syncpool-64K":   func() encodeFunc { return syncPoolEncode(true) },
+		"bytebufferpool": bytebufferpoolEncode,
+		"libp2p":         libp2pEncode,
+		"zap":            zapEncode,
+		"bytebuf":        bytebufEncode,
+	}
+}
+
+func bytebufferpoolEncode() encodeFunc {
+	p := new(bytebufferpool.Pool)
+	return func(w http.ResponseWriter, v *response, odd bool) error {
+		b := p.Get()
+		defer p.Put(b)
+		if err := json.NewEncoder(b).Encode(v); err != nil {
+			return err
+		}
+		if odd {
+			return writeTo(w, b.Len(), b)
+		}
+		return handOn(w, b.Bytes())
+	}
+}
+
+func libp2pEncode() encodeFunc {
+	p := new(pool.BufferPool)
+	return func(w http.ResponseWriter, v *response, odd bool) error {
+		b := &pool.Buffer{Pool: p}
+		defer b.Reset() // gives the array back to the pool
+		if err := json.NewEncoder(b).Encode(v); err != nil {
+			return err
+		}
+		if odd {
+			return writeTo(w, b.Len(), b)
+		}
+		return handOn(w, b.Bytes())
+	}
+}
+
+func zapEncode() encodeFunc {
+	p := buffer.NewPool()
+	return func(w http.ResponseWriter, v *response, _ bool) error {
+		b := p.Get()
+		defer b.Free()
+		if err := json.NewEncoder(b).Encode(v); err != nil {
+			return err
+		}
+		return handOn(w, b.Bytes()) // zap's Buffer has no WriteTo
+	}
+}
+
+func bytebufEncode() encodeFunc {
+	p := new(bytebuf.Pool)
+	return func(w http.ResponseWriter, v *response, odd bool) error {
+		b := p.Get()
+		defer p.Put(b)
+		if err := json.NewEncoder(b).Encode(v); err != nil {
+			return err
+		}
+		if odd {
+			return writeTo(w, b.Len(), b)
+		}
+		return handOn(w, b.Bytes())
+	}
+}
+
+// serverStats is what a server reports of itself at /stats.
+type serverStats struct {
+	VmHWMKiB int64  `json:"vmhwm_kib"` // peak resident set
+	VmRSSKiB int64  `json:"vmrss_kib"`
+	GCCycles uint64 `json:"gc_cycles"`
+	CPUNs    int64  `json:"cpu_ns"` // CPU time used, user and system
+}
+
+// procStatus returns a "kB" field of /proc/self/status, or -1.
+func procStatus(field string) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+func readStats() serverStats {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	var ru syscall.Rusage
+	var cpu int64
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		cpu = ru.Utime.Nano() + ru.Stime.Nano()
+	}
+	return serverStats{VmHWMKiB: procStatus("VmHWM"), VmRSSKiB: procStatus("VmRSS"), GCCycles: s[0].Value.Uint64(), CPUNs: cpu}
+}
+
+// serve runs the server of one variant on a loopback port until its
+// standard input closes. It writes the address on standard output first.
+func serve(variant string, o options) error {
+	newEnc, ok := encoders()[variant]
+	if !ok {
+		return fmt.Errorf("httpe2e: no variant %q", variant)
+	}
+	enc := newEnc()
+	b := newBody(o.median, o.sigma, o.maxLen, o.seed)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/r", func(w http.ResponseWriter, r *http.Request) {
+		i, err := strconv.Atoi(r.URL.Query().Get("i"))
+		if err != nil || i < 0 {
+			http.Error(w, "bad i", http.StatusBadRequest)
+			return
+		}
+		v := b.value(i)
+		w.Header().Set("Content-Type", "application/json")
+		enc(w, &v, i%2 == 1) // an error here is the client's going away
+	})
+	mux.HandleFunc("/stats", func(w http.ResponseWriter, _ *http.Request) {
+		json.NewEncoder(w).Encode(readStats())
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	fmt.Println(ln.Addr().String())
+	io.Copy(io.Discard, os.Stdin) // the driver closes it when done
+	return srv.Close()
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// medianResult returns the median of each figure of rs, separately.
+func medianResult(rs []result) result {
+	col := func(f func(result) float64) float64 {
+		xs := make([]float64, len(rs))
+		for i, r := range rs {
+			xs[i] = f(r)
+		}
+		return median(xs)
+	}
+	return result{
+		Requests:  int64(col(func(r result) float64 { return float64(r.Requests) })),
+		Errors:    int64(col(func(r result) float64 { return float64(r.Errors) })),
+		Seconds:   col(func(r result) float64 { return r.Seconds }),
+		PerSecond: col(func(r result) float64 { return r.PerSecond }),
+		P50ms:     col(func(r result) float64 { return r.P50ms }),
+		P99ms:     col(func(r result) float64 { return r.P99ms }),
+		VmHWMKiB:  int64(col(func(r result) float64 { return float64(r.VmHWMKiB) })),
+		GCCycles:  uint64(col(func(r result) float64 { return float64(r.GCCycles) })),
+		CPUus:     col(func(r result) float64 { return r.CPUus }),
+		BodyBytes: int64(col(func(r result) float64 { return float64(r.BodyBytes) })),
+	}
+}
+
+// verdict says whether bytebuf meets the end-to-end target among the pools
+// (every variant but nopool): the lowest peak RSS, at no less than 0.97 of
+// the best throughput.
+func verdict(rep *report) string {
+	ref, ok := rep.Medians["bytebuf"]
+	if !ok {
+		return "bytebuf did not run."
+	}
+	var best, lowest string
+	for _, v := range rep.Variants {
+		m := rep.Medians[v]
+		if v == "nopool" {
+			continue
+		}
+		if best == "" || m.PerSecond > rep.Medians[best].PerSecond {
+			best = v
+		}
+		if lowest == "" || m.VmHWMKiB < rep.Medians[lowest].VmHWMKiB {
+			lowest = v
+		}
+	}
+	tput := ref.PerSecond / rep.Medians[best].PerSecond
+	met := lowest == "bytebuf" && tput >= 0.97
+	return fmt.Sprintf("Of the pools, the lowest peak RSS is %s's (%.1f MiB; bytebuf's %.1f MiB); the best throughput is %s's, and bytebuf's is %.2f of it. Target (bytebuf lowest peak RSS, at least 0.97 of the best throughput): **%s**.",
+		lowest, float64(rep.Medians[lowest].VmHWMKiB)/1024, float64(ref.VmHWMKiB)/1024, best, tput, map[bool]string{true: "met", false: "not met"}[met])
+}
+
+// writeMarkdown writes the header and the table of medians.
+func writeMarkdown(w io.Writer, rep *report) {
+	fmt.Fprintf(w, "# End to end: a JSON server on loopback (cmd/httpe2e)\n\n")
+	fmt.Fprintf(w, "%s, %s, %d CPUs, load average %s at the start and %s at the end; %d clients; %.0f s.\n",
+		rep.Start.Format("2006-01-02 15:04 UTC"), rep.Go, rep.NumCPU, rep.LoadAvg, rep.LoadEnd, rep.Clients, rep.Seconds)
+	if a := shownArgs(rep.Args); len(a) > 0 {
+		fmt.Fprintf(w, "Arguments: `%s`.\n\n", strings.Join(a, " "))
+	} else {
+		fmt.Fprintf(w, "Arguments: none (the defaults).\n\n")
+	}
+	fmt.Fprintf(w, "Each server runs in a process of its own; the clients run in the driver's. Medians of the rounds; ")
+	fmt.Fprintf(w, "peak RSS is the server's VmHWM, over the warm-up and the measured run; GC cycles and CPU time are the server's during the measured run (CPU time per request is steadier than requests/s on a shared machine).\n\n")
+	best := 0.0
+	for _, v := range rep.Variants {
+		if v != "nopool" {
+			best = max(best, rep.Medians[v].PerSecond)
+		}
+	}
+	fmt.Fprintf(w, "| variant | requests/s | × best pool | p50 ms | p99 ms | peak RSS MiB | GC cycles | server CPU µs/request | requests | errors |\n")
+	fmt.Fprintf(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	for _, v := range rep.Variants {
+		m := rep.Medians[v]
+		fmt.Fprintf(w, "| %s | %.0f | %.2f | %.2f | %.2f | %.1f | %d | %.0f | %d | %d |\n", v, m.PerSecond, m.PerSecond/max(best, 1),
+			m.P50ms, m.P99ms, float64(m.VmHWMKiB)/1024, m.GCCycles, m.CPUus, m.Requests, m.Errors)
+	}
+	fmt.Fprintf(w, "\n%s\n", verdict(rep))
+}
+
+// shownArgs returns args without the flags that name output files, which
+// say where a table went, not how it was measured.
+func shownArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if name == "md" || name == "json" || name == "brief" || name == "from" {
+			if !hasValue {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}

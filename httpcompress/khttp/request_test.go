@@ -1,0 +1,190 @@
+package khttp_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/reuse-go/reuse/httpcompress"
+	"github.com/reuse-go/reuse/httpcompress/khttp"
+	"github.com/reuse-go/reuse/internal/race"
+)
+
+// zstdBytes compresses b as one zstd frame with the given window.
+func zstdBytes(t testing.TB, b []byte, window int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(window))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(b)
+	zw.Flush() // a streamed frame: its header holds the window, not the size
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// gzipBytes compresses b with compress/gzip, as a client would: klauspost's
+// gzip at BestCompression takes two minutes over 64 KiB of zeros under the
+// race detector.
+func gzipBytes(t testing.TB, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(b)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func post(t *testing.T, url, ce string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Encoding", ce)
+	resp, err := rawClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+// echo answers the length and start of the body it read, 413 for an
+// *http.MaxBytesError, 400 for another error.
+var echo = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(r.Body)
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		http.Error(w, err.Error(), http.StatusRequestEntityTooLarge)
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusBadRequest)
+	default:
+		fmt.Fprintf(w, "%d %.10s", len(b), b)
+	}
+})
+
+// TestRequestBody: zstd and gzip request bodies reach the handler
+// decompressed, under the limit.
+func TestRequestBody(t *testing.T) {
+	mw, err := khttp.New(httpcompress.Config{RequestLimit: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serve(t, mw(echo))
+	plain := text(300000)
+	for _, tc := range []struct {
+		ce   string
+		body []byte
+	}{{"zstd", zstdBytes(t, plain, 1<<20)}, {"gzip", gzipBytes(t, plain)}, {"x-gzip", gzipBytes(t, plain)}} {
+		resp, got := post(t, s.URL, tc.ce, tc.body)
+		if want := fmt.Sprintf("%d %.10s", len(plain), plain); resp.StatusCode != 200 || string(got) != want {
+			t.Errorf("%s: %d %q, want 200 %q", tc.ce, resp.StatusCode, got, want)
+		}
+	}
+	// Corrupt and truncated bodies are errors wrapping codec.ErrCorrupt or
+	// the decoder's own.
+	for _, ce := range []string{"zstd", "gzip"} {
+		resp, got := post(t, s.URL, ce, []byte("not compressed at all"))
+		if resp.StatusCode != 400 {
+			t.Errorf("%s, corrupt: %d %q, want 400", ce, resp.StatusCode, got)
+		}
+	}
+	z := zstdBytes(t, plain, 1<<20)
+	if resp, got := post(t, s.URL, "zstd", z[:len(z)/2]); resp.StatusCode != 400 {
+		t.Errorf("zstd, truncated: %d %q, want 400", resp.StatusCode, got)
+	}
+	// Without RequestLimit bodies are left alone.
+	plainServer := serve(t, khttp.Handler(echo))
+	if resp, got := post(t, plainServer.URL, "zstd", z); resp.StatusCode != 200 || string(got) != fmt.Sprintf("%d %.10s", len(z), z) {
+		t.Errorf("no RequestLimit: %d %q", resp.StatusCode, got)
+	}
+}
+
+// TestRequestBomb: 1 GiB of zeros in 16384 zstd frames or gzip members of
+// 64 KiB each, which klauspost's decoders read; the handler gets an *http.MaxBytesError having
+// read exactly the limit, answers 413, and the heap does not grow with the
+// bomb. A handler that ignores the error and writes nothing answers 413
+// too.
+func TestRequestBomb(t *testing.T) {
+	zeros := make([]byte, 64<<10)
+	bombs := map[string][]byte{
+		"zstd": bytes.Repeat(zstdBytes(t, zeros, 1<<20), 1<<14),
+		"gzip": bytes.Repeat(gzipBytes(t, zeros), 1<<14),
+	}
+	limit := int64(10 << 20)
+	if race.Enabled {
+		limit = 1 << 20 // the race detector slows klauspost's decoders tenfold
+	}
+	mw, _ := khttp.New(httpcompress.Config{RequestLimit: limit})
+	var read int64
+	var readErr error
+	s := serve(t, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		read, readErr = io.Copy(io.Discard, r.Body)
+		var mbe *http.MaxBytesError
+		if r.URL.Path == "/answer" && errors.As(readErr, &mbe) {
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+		}
+	})))
+	for ce, bomb := range bombs {
+		for _, path := range []string{"/answer", "/silent"} {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			resp, respBody := post(t, s.URL+path, ce, bomb)
+			runtime.ReadMemStats(&after)
+			if resp.StatusCode != 413 {
+				t.Errorf("%s %s: status %d, want 413: %q (handler read %d, %v)", ce, path, resp.StatusCode, respBody, read, readErr)
+			}
+			if read != limit || !errors.Is(readErr, httpcompress.ErrRequestTooLarge) {
+				t.Errorf("%s %s: handler read %d bytes (%v), want exactly the limit %d and ErrRequestTooLarge", ce, path, read, readErr, limit)
+			}
+			// The client's copy of the bomb, the decoder and the server's
+			// buffers; nothing near 1 GiB.
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+				t.Errorf("%s %s: the bomb allocated %d MiB", ce, path, grew>>20)
+			}
+		}
+	}
+}
+
+// TestRequestZstdWindow: a zstd body whose frame asks for a window over 8
+// MiB is refused before the decoder allocates it.
+func TestRequestZstdWindow(t *testing.T) {
+	mw, _ := khttp.New(httpcompress.Config{RequestLimit: 64 << 20})
+	var readErr error
+	s := serve(t, mw(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, readErr = io.Copy(io.Discard, r.Body)
+		if readErr != nil {
+			w.WriteHeader(400)
+		}
+	})))
+	big := body(3, 5<<20) // random: the stream is as long as the body
+	z := zstdBytes(t, big[:64<<10], 32<<20)
+	if h, err := zstdHeader(z); err != nil || h.WindowSize != 32<<20 {
+		t.Fatalf("the frame's window: %d, %v; want 32 MiB", h.WindowSize, err)
+	}
+	resp, _ := post(t, s.URL, "zstd", z)
+	if resp.StatusCode != 400 || readErr == nil {
+		t.Errorf("32 MiB window: status %d, error %v; want 400 and an error", resp.StatusCode, readErr)
+	}
+	resp, _ = post(t, s.URL, "zstd", zstdBytes(t, big, 8<<20))
+	if resp.StatusCode != 200 || readErr != nil {
+		t.Errorf("8 MiB window: status %d, error %v; want 200", resp.StatusCode, readErr)
+	}
+}
+
+func zstdHeader(z []byte) (zstd.Header, error) {
+	var h zstd.Header
+	err := h.Decode(z)
+	return h, err
+}

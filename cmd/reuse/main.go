@@ -7,7 +7,7 @@
 // Usage:
 //
 //	go run ./cmd/reuse [bench] [-html FILE] [-json FILE] [-filter REGEXP] [-full] [-time D]
-//	go run ./cmd/reuse compare OLD.json NEW.json
+//	go run ./cmd/reuse compare [-agree] OLD.json NEW.json
 //	go run ./cmd/reuse advise [-json] PROFILE
 //
 // The terminal table goes to standard output. While it runs, progress goes
@@ -30,8 +30,11 @@ import (
 )
 
 func main() {
+	if report.IsPass() {
+		os.Exit(report.ServePass(os.Stdout))
+	}
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
-	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errReported) {
+	if err != nil && !errors.Is(err, flag.ErrHelp) && !errors.Is(err, errReported) && !errors.Is(err, errDisagree) {
 		fmt.Fprintln(os.Stderr, "reuse:", err)
 	}
 	os.Exit(exitCode(err))
@@ -44,8 +47,11 @@ var errReported = errors.New("reported")
 // exitCode is the process's exit status after run returned err: 0 on
 // success and when help was asked for (-h), 2 otherwise.
 func exitCode(err error) int {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, errDisagree):
+		return 1
 	}
 	return 2
 }
@@ -65,6 +71,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
 		cfg.opt.Progress = progress(f, report.Select(cfg.opt.Filter))
+	}
+	// Each pass in a process of its own: this program, which serves it
+	// (main above; TestMain in the tests).
+	if exe, err := os.Executable(); err == nil {
+		cfg.opt.Exec = exe
 	}
 	r := report.Run(cfg.opt)
 	if cfg.sweep {
@@ -118,9 +129,9 @@ func parse(args []string, stderr io.Writer) (config, error) {
 	full := fs.Bool("full", false, "longer, steadier runs (several minutes), without the default run's 22 s budget")
 	round := fs.Duration("time", 0, "time per variant in each measuring round (default 15ms, 60ms with -full)")
 	fs.BoolVar(&cfg.sweep, "gc-sweep", false, "also measure W1, W9 and W11 (or the -filter selection) under GOGC 25, 100 and 400 and live heaps of 0 to 128 MiB (adds a minute or more: its rounds have a 60 s budget)")
-	rounds := fs.Int("rounds", 0, "measuring rounds per variant; time/op is the fastest (default 9, 15 with -full)")
+	rounds := fs.Int("rounds", 0, "measuring rounds per variant, each in its own pass over the workloads on a fresh instance (default 9, 15 with -full)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n       reuse compare OLD.json NEW.json\n       reuse advise [-json] PROFILE\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
+		fmt.Fprintf(fs.Output(), "usage: reuse [bench] [flags]\n       reuse compare [-agree] OLD.json NEW.json\n       reuse advise [-json] PROFILE\n\nMeasures the classic sync.Pool workloads W1–W11 here: baseline, sync.Pool as usually\nwritten, sync.Pool written correctly and reuse, gives each case a verdict from its\nmeasured interval, and reports the pitfalls the usual code falls into.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -177,8 +188,10 @@ func write(r report.Report, stdout io.Writer, cfg config) error {
 func compare(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("reuse compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	agree := fs.Bool("agree", false, "check instead that two runs of the same checkout on the same machine agree: no verdict faster in one and slower in the other, at most 1 in 40 with disjoint intervals, the same largest gain and loss (exit status 1 when they do not)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: reuse compare OLD.json NEW.json\n\nCompares two runs written with -json (two Go versions, two machines, before and after a\nchange): time per op of every variant both measured, the change and its p-value, and\nreuse's headline speedup in each.\n")
+		fmt.Fprintf(fs.Output(), "usage: reuse compare [-agree] OLD.json NEW.json\n\nCompares two runs written with -json (two Go versions, two machines, before and after a\nchange): time per op of every variant both measured, the change and its p-value, and\nreuse's headline speedup in each.\n\nFlags:\n")
+		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -199,8 +212,22 @@ func compare(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("compare: %s: %w", name, err)
 		}
 	}
+	if *agree {
+		ag := report.Agree(runs[0], runs[1])
+		if err := report.WriteAgreement(stdout, ag); err != nil {
+			return err
+		}
+		if !ag.OK() {
+			return errDisagree
+		}
+		return nil
+	}
 	return report.Compare(stdout, runs[0], runs[1])
 }
+
+// errDisagree is compare -agree's answer when two runs disagree: the
+// command has said where, and exits with status 1.
+var errDisagree = errors.New("the runs disagree")
 
 // adviseModule is where the advise command lives, relative to the
 // repository's root: a module of its own, because it reads profiles with
@@ -284,31 +311,28 @@ func isTerminal(f *os.File) bool {
 }
 
 // progress returns a Progress callback that rewrites one status line on w:
-// the workload, how many remain and the estimated time left, from the
-// variants measured so far.
+// the pass over the workloads, the workload, and the estimated time left,
+// from the variants measured so far.
 func progress(w io.Writer, defs []report.Def) func(report.Def, int, int, time.Duration) {
 	weights := make([]int, len(defs))
-	total := 0
+	perPass := 0
 	for i, d := range defs {
 		for _, c := range d.Cases {
 			weights[i] += len(c.Variants)
 		}
-		total += weights[i]
+		perPass += weights[i]
 	}
 	done := 0
 	return func(d report.Def, i, n int, elapsed time.Duration) {
+		passes := max(1, n/max(1, len(defs)))
 		left := "estimating…"
 		if done > 0 {
-			rest := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+			rest := time.Duration(float64(elapsed) * float64(perPass*passes-done) / float64(done))
 			left = fmt.Sprintf("~%s left", rest.Round(time.Second))
 		}
-		togo := fmt.Sprintf("%d workloads to go", n-i-1)
-		if n-i-1 == 1 {
-			togo = "1 workload to go"
-		}
-		fmt.Fprintf(w, "\r\033[K[%d/%d] %s %s: %s, %s", i+1, n, d.ID, d.Name, togo, left)
-		if i < len(weights) {
-			done += weights[i]
+		fmt.Fprintf(w, "\r\033[K[%d/%d] pass %d of %d, %s %s: %s", i+1, n, i/max(1, len(defs))+1, passes, d.ID, d.Name, left)
+		if len(weights) > 0 {
+			done += weights[i%len(weights)]
 		}
 	}
 }

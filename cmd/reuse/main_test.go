@@ -19,6 +19,15 @@ import (
 	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
 )
 
+// TestMain serves the passes that the runs of the tests start in
+// processes of their own, as main does.
+func TestMain(m *testing.M) {
+	if report.IsPass() {
+		os.Exit(report.ServePass(os.Stdout))
+	}
+	os.Exit(m.Run())
+}
+
 // quick are the flags of a fast run for tests: figures are rough but every
 // workload, variant and detector runs, over the fewest rounds (5) that give
 // an interval of the coverage a verdict needs.
@@ -126,6 +135,11 @@ func TestJSONSchema(t *testing.T) {
 	if mode := s.str(top, "mode", true); mode != "default" {
 		t.Errorf("mode = %q, want default", mode)
 	}
+	// Each of the 5 passes ran in a process of its own (this test
+	// binary, through TestMain).
+	if n := s.num(top, "processes", 0); n != 5 || top["process_error"] != nil {
+		t.Errorf("%v passes in processes of their own, want 5; error %v", n, top["process_error"])
+	}
 	defs := report.Defs()
 	ws := s.arr(top, "workloads")
 	if len(ws) != len(defs) {
@@ -195,6 +209,20 @@ func TestJSONSchema(t *testing.T) {
 				vs.num(v, "gcs", 0)
 				vs.num(v, "gcs_per_op", 0)
 				vs.num(v, "errors", 0)
+				misses, drops, rate := vs.num(v, "pool_misses", 0), vs.num(v, "pool_drops", 0), vs.num(v, "pool_miss_rate", 0)
+				if want := math.Max(0, misses-drops) / ops; math.Abs(rate-want) > 1e-12 {
+					t.Errorf("%s: pool_miss_rate %v, want (misses − drops) ÷ ops = %v", vs.path, rate, want)
+				}
+				counted := vs.boolean(v, "pool_misses_counted")
+				if role == "baseline" && counted {
+					t.Errorf("%s: a baseline with counted pool misses", vs.path)
+				}
+				if (id == "W1" || id == "W2") && role != "baseline" && !counted {
+					t.Errorf("%s: pool misses not counted", vs.path)
+				}
+				if unsteady, _ := v["unsteady"].(string); (unsteady != "") != (counted && rate > report.MaxMissRate) {
+					t.Errorf("%s: unsteady %q with miss rate %v", vs.path, unsteady, rate)
+				}
 				check := vs.str(v, "check", true)
 				valid := vs.boolean(v, "valid")
 				if cpu := vs.num(v, "cpu_ns_per_op", 0); top["timing"] == "cpu" && valid && cpu <= 0 {
@@ -362,15 +390,21 @@ func TestProgressLine(t *testing.T) {
 	defs := report.Select(nil)
 	var b bytes.Buffer
 	p := progress(&b, defs)
-	p(defs[0], 0, len(defs), 0)
-	if got, want := b.String(), fmt.Sprintf("[1/%d] %s %s: %d workloads to go, estimating", len(defs), defs[0].ID, defs[0].Name, len(defs)-1); !strings.Contains(got, want) {
-		t.Errorf("first progress line = %q", got)
+	n := 9 * len(defs) // nine passes
+	p(defs[0], 0, n, 0)
+	if got, want := b.String(), fmt.Sprintf("[1/%d] pass 1 of 9, %s %s: estimating", n, defs[0].ID, defs[0].Name); !strings.Contains(got, want) {
+		t.Errorf("first progress line = %q, want %q", got, want)
 	}
 	b.Reset()
-	p(defs[1], 1, len(defs), 2*time.Second)
+	p(defs[1], 1, n, 2*time.Second)
 	got := b.String()
-	if !strings.Contains(got, fmt.Sprintf("[2/%d] %s", len(defs), defs[1].ID)) || !strings.Contains(got, fmt.Sprintf("%d workloads to go", len(defs)-2)) || !strings.Contains(got, "s left") {
-		t.Errorf("second progress line = %q, want the workload, what remains and the time left", got)
+	if !strings.Contains(got, fmt.Sprintf("[2/%d] pass 1 of 9, %s", n, defs[1].ID)) || !strings.Contains(got, "s left") {
+		t.Errorf("second progress line = %q, want the pass, the workload and the time left", got)
+	}
+	b.Reset()
+	p(defs[0], len(defs), n, 20*time.Second)
+	if got := b.String(); !strings.Contains(got, fmt.Sprintf("[%d/%d] pass 2 of 9, %s", len(defs)+1, n, defs[0].ID)) {
+		t.Errorf("first progress line of the second pass = %q", got)
 	}
 }
 
@@ -502,6 +536,16 @@ func TestCompareCommand(t *testing.T) {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("compare output lacks %q:\n%s", want, stdout.String())
 		}
+	}
+	stdout.Reset()
+	if err := run([]string{"compare", "-agree", files[0], files[0]}, &stdout, &stderr); err != nil {
+		t.Fatalf("compare -agree of a run with itself: %v\n%s", err, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "0 with disjoint intervals") || !strings.Contains(stdout.String(), "the runs agree") {
+		t.Errorf("compare -agree of a run with itself:\n%s", stdout.String())
+	}
+	if got := exitCode(errDisagree); got != 1 {
+		t.Errorf("exit status when runs disagree = %d, want 1", got)
 	}
 	for _, args := range [][]string{{"compare"}, {"compare", files[0]}, {"compare", files[0], filepath.Join(dir, "missing.json")}} {
 		if err := run(args, io.Discard, io.Discard); err == nil {

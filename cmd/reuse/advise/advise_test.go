@@ -92,6 +92,31 @@ func formatStrings() {
 	}
 }
 
+// apiItem is the answer of jsonHandler's small JSON API: about 3 KiB of
+// JSON, so that the buffer it is encoded into grows several times.
+type apiItem struct {
+	ID    int      `json:"id"`
+	Names []string `json:"names"`
+}
+
+var apiAnswer = apiItem{ID: 7, Names: strings.Fields(strings.Repeat("alpha beta gamma delta ", 120))}
+
+// jsonHandler is a handler of a small JSON API: it encodes its answer
+// with json.NewEncoder into a bytes.Buffer of its own, which grows on
+// every request (bytes.growSlice under bytes.(*Buffer).Write, called by
+// json.(*Encoder).Encode), then writes it out.
+//
+//go:noinline
+func jsonHandler() {
+	for i := 0; i < 400; i++ {
+		var buf bytes.Buffer
+		if err := json.NewEncoder(&buf).Encode(&apiAnswer); err != nil {
+			panic(err)
+		}
+		sinkBytes = buf.Bytes()
+	}
+}
+
 var (
 	profileOnce sync.Once
 	profileData []byte
@@ -120,6 +145,7 @@ func makeProfile(t *testing.T) []byte {
 	loadOnce()
 	tinyCounters()
 	formatStrings()
+	jsonHandler()
 	runtime.GC() // the profile is as of the last collection
 	var b bytes.Buffer
 	if err := pprof.Lookup("allocs").WriteTo(&b, 0); err != nil {
@@ -149,6 +175,9 @@ func TestAdviseKnownSites(t *testing.T) {
 		{"gzipEach", "gzpool.Compress", "compress/gzip writer"},
 		{"varyingSlices", "reuse.Slices", "makeslice of varying sizes"},
 		{"fixedStructs", "reuse.Pool[*T]", "newobject, fixed size"},
+		// The memory that grows is the handler's own bytes.Buffer, which
+		// json.(*Encoder).Encode writes into, not encoding/json's.
+		{"jsonHandler", "bytebuf.Pool", "bytes.Buffer growth"},
 	} {
 		s := find(a.Pool, tt.fn)
 		if s == nil {
@@ -164,6 +193,9 @@ func TestAdviseKnownSites(t *testing.T) {
 	}
 	if s := find(a.Pool, "varyingSlices"); s != nil && (s.Sizes < 2 || !strings.Contains(s.Bound, "MaxCap")) {
 		t.Errorf("varyingSlices: %d sizes, bound %q; want several sizes and a MaxCap", s.Sizes, s.Bound)
+	}
+	if s := find(a.Pool, "jsonHandler"); s != nil && (strings.Contains(s.Use, "jsonpool.Encode(w, v)") || !strings.Contains(s.Kind, "encoding/json.(*Encoder).Encode") || !strings.Contains(s.Use, "jsonpool.Append(dst, v) into a pooled slice")) {
+		t.Errorf("jsonHandler: kind %q, use %q; want the handler's buffer, written by json.(*Encoder).Encode, and no jsonpool.Encode into it", s.Kind, s.Use)
 	}
 	if s := find(a.Pool, "fixedStructs"); s != nil && s.Sizes != 1 {
 		t.Errorf("fixedStructs: %d sizes, want 1", s.Sizes)

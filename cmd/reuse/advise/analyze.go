@@ -281,8 +281,10 @@ func (s *site) stdKind() bool {
 		s.Kind, s.Use, s.Bound = "bufio.Reader", "bufiopool.NewReader(r, size), Close to give it back", fmt.Sprintf("size %s", size(s.MaxSize))
 	case s.has("bufio.NewWriter"):
 		s.Kind, s.Use, s.Bound = "bufio.Writer", "bufiopool.NewWriter(w, size), Close to give it back", fmt.Sprintf("size %s", size(s.MaxSize))
+	case s.bufferKind():
 	case s.has("encoding/json.Marshal", "encoding/json.(*Encoder)", "encoding/json.NewEncoder"):
-		s.Kind, s.Use = "encoding/json encoding", "jsonpool.Append(dst, v) or jsonpool.Encode(w, v)"
+		s.Kind = "encoding/json encoding"
+		s.Use = "jsonpool.Append(dst, v) into a pooled slice (dst from a reuse.Slices[byte], given back after the write), or jsonpool.Encode(w, v) where w is the destination itself (a connection or a file, not a buffer)"
 	case s.has("encoding/json.Unmarshal", "encoding/json.(*Decoder)", "encoding/json.NewDecoder"):
 		s.Kind, s.Use, s.Bound = "encoding/json decoding", "jsonpool.Decode(r, v, limit), or jsonpool.Values[T] for the values", "a limit on the input size"
 	case s.has("io.copyBuffer") && !s.has("io.CopyBuffer"):
@@ -290,12 +292,42 @@ func (s *site) stdKind() bool {
 	case s.has("io.ReadAll"):
 		s.Kind, s.Use = "io.ReadAll growth", "bytebuf.Pool: buf.ReadFrom(r) into a pooled Buffer, or reuse.Slices[byte] and an append loop"
 		s.Bound = fmt.Sprintf("MaxCap %s or more: the largest read here is %s", size(ceilPow2(s.MaxSize)), size(s.MaxSize))
-	case s.has("bytes.growSlice", "bytes.(*Buffer).grow"):
-		s.Kind, s.Use = "bytes.Buffer growth", "bytebuf.Pool (Get, write, Put)"
-		s.Bound = fmt.Sprintf("bytebuf.Config{MaxCap: %s} or more: the largest buffer seen grew to %s", size(ceilPow2(s.MaxSize)), size(s.MaxSize))
 	default:
 		return false
 	}
+	return true
+}
+
+// bufferKind recognises a bytes.Buffer of the site's own that grows: the
+// memory is the buffer's, whoever writes into it (the site, or a function
+// it hands the buffer to, such as json.(*Encoder).Encode or fmt.Fprintf),
+// so the advice is a pooled buffer, not a pooled form of the writer. The
+// buffers encoding/json keeps inside its own encodeState are not the
+// site's.
+func (s *site) bufferKind() bool {
+	i := slices.IndexFunc(s.Stack, func(f string) bool { return f == "bytes.growSlice" || f == "bytes.(*Buffer).grow" })
+	if i < 0 {
+		return false
+	}
+	for i < len(s.Stack) && strings.HasPrefix(s.Stack[i], "bytes.") {
+		i++
+	}
+	writer := ""
+	if i < len(s.Stack) {
+		writer = s.Stack[i]
+	}
+	if strings.HasPrefix(writer, "encoding/json.(*encodeState)") {
+		return false
+	}
+	s.Kind, s.Use = "bytes.Buffer growth", "bytebuf.Pool (Get, write, Put)"
+	if writer != "" {
+		s.Kind += ": the site's own buffer, written by " + writer
+		s.Use = "bytebuf.Pool: Get a Buffer, let " + writer + " write into it, write it out, Put it"
+	}
+	if strings.HasPrefix(writer, "encoding/json.") {
+		s.Use += "; or jsonpool.Append(dst, v) into a pooled slice (dst from a reuse.Slices[byte], given back after the write)"
+	}
+	s.Bound = fmt.Sprintf("bytebuf.Config{MaxCap: %s} or more: the largest buffer seen grew to %s", size(ceilPow2(s.MaxSize)), size(s.MaxSize))
 	return true
 }
 

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"sync"
 )
 
 // breakEvenSizes are the object sizes of the break-even curves, in bytes:
@@ -54,7 +53,7 @@ func b1() Def {
 					}
 				}},
 				{Name: "sync.Pool of *[]byte", Role: RoleSyncPool, New: func() Op {
-					p := &sync.Pool{New: func() any { b := make([]byte, n); return &b }}
+					p := countedPool(func() any { b := make([]byte, n); return &b })
 					return func(see func(any)) error {
 						bp := p.Get().(*[]byte)
 						b := *bp

@@ -1,7 +1,5 @@
 package report
 
-import "sync"
-
 var _ = register(b2)
 
 // sinkPtrs keeps B2's results alive.
@@ -43,7 +41,7 @@ func b2() Def {
 					}
 				}},
 				{Name: "sync.Pool of *[]*int", Role: RoleSyncPool, New: func() Op {
-					p := &sync.Pool{New: func() any { s := make([]*int, n); return &s }}
+					p := countedPool(func() any { s := make([]*int, n); return &s })
 					return func(see func(any)) error {
 						sp := p.Get().(*[]*int)
 						s := *sp

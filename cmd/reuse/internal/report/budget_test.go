@@ -14,7 +14,7 @@ func TestBudgetRound(t *testing.T) {
 	}{
 		{"no budget", 0, 100, 15 * time.Millisecond},
 		{"ample", time.Hour, 100, 15 * time.Millisecond},
-		{"tight", 100 * 60 * time.Millisecond, 100, 6 * time.Millisecond}, // 60 ms per variant over 10 rounds
+		{"tight", 100 * 15 * time.Millisecond, 100, 10 * time.Millisecond}, // 15 ms per round of a variant, which costs 1.5 rounds
 		{"exhausted", time.Nanosecond, 100, 2 * time.Millisecond},
 	}
 	for _, tt := range tests {
@@ -26,7 +26,7 @@ func TestBudgetRound(t *testing.T) {
 				t.Errorf("round() = %v, want %v", got, tt.want)
 			}
 			if b.left != tt.left-3 {
-				t.Errorf("left = %d after a case of 3 variants, want %d", b.left, tt.left-3)
+				t.Errorf("left = %d after a pass over a case of 3 variants, want %d", b.left, tt.left-3)
 			}
 		})
 	}

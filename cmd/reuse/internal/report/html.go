@@ -176,6 +176,7 @@ var funcs = template.FuncMap{
 	"duration": Duration,
 	"bytes":    Bytes,
 	"fraction": Fraction,
+	"float":    func(n uint64) float64 { return float64(n) },
 	"ratio":    Ratio,
 	"verdict":  VerdictLines,
 	"speedup":  speedupCell,
@@ -239,6 +240,8 @@ tr.invalid td.name { text-decoration: none; }
 .verdict.info::before { content: "ℹ "; color: #0072b2; }
 .verdict.noise::before { content: "≈ "; color: #b26b00; font-weight: bold; }
 .check { font-size: 13px; color: #c00; margin: 2px 0 2px 4px; }
+.check.unsteady { color: #b26b00; }
+.check.unsteady::before { content: "~ "; font-weight: bold; }
 .finding { border-left: 4px solid #d55e00; background: #fff7f0; padding: 8px 12px; margin: 8px 0; font-size: 14px; }
 .finding b { color: #d55e00; }
 .evidence { color: #555; font-size: 13px; font-family: ui-monospace, monospace; word-break: break-word; }
@@ -268,7 +271,7 @@ dl.legend dd { margin: 0 0 0 16px; font-size: 14px; color: #444; }
 <p><b>Findings:</b></p>
 <ul>{{range .Summary.Findings}}<li>{{.}}</li>{{end}}</ul>
 </div>
-<p class="note">Each workload runs in up to four variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included), <b>sync.Pool written correctly</b> where that code has a bug, and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Times per op are the median of interleaved rounds, with the quartiles as error bars: wall-clock time, and process CPU time (all threads, so the garbage collector's work counts), which stays steady on a loaded machine. Speedup is the baseline's time divided by the variant's, round by round, from {{if eq .R.Timing "cpu"}}CPU{{else}}wall-clock{{end}} time: the median, with its 95% interval as the error bar. "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op. The legend at the end defines every word of the verdicts.</p>
+<p class="note">Each workload runs in up to four variants: <b>baseline</b> (fresh allocation), <b>sync.Pool</b> as the write-ups write it (their pitfalls included), <b>sync.Pool written correctly</b> where that code has a bug, and <b>reuse</b>. A variant's figures count only if its output equals the baseline's and no op failed. Times per op are the median of the rounds (one per pass over the workloads, each on a fresh instance with an empty pool{{if .R.Processes}}, each pass in a process of its own{{end}}), with the quartiles as error bars: wall-clock time, and process CPU time (all threads, so the garbage collector's work counts), which stays steady on a loaded machine. Speedup is the baseline's time divided by the variant's, round by round, from {{if eq .R.Timing "cpu"}}CPU{{else}}wall-clock{{end}} time: the median, with its 95% interval as the error bar. "published" is the write-ups' ratio, measured on other machines with older Go, so only ratios compare. allocs/op and GC/op are exact fractions over every op measured; "first" is the allocations of the very first op. The legend at the end defines every word of the verdicts.</p>
 
 <h2>At a glance</h2>
 <figure>{{.Speedup}}
@@ -297,10 +300,10 @@ dl.legend dd { margin: 0 0 0 16px; font-size: 14px; color: #444; }
 <div class="scroll"><table>
 <tr><th class="name">case</th><th class="name">variant</th><th>wall/op</th><th>CPU/op</th><th>B/op</th><th>allocs/op</th><th>first</th><th>GC/op</th><th>speedup</th><th>published</th></tr>
 {{range $c := .Cases}}{{range $i, $v := .Variants}}<tr class="{{if eq $v.Role "reuse"}}reuse{{else if eq $v.Role "baseline"}}baseline{{end}}{{if not $v.Valid}} invalid{{end}}">
-{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsMedian}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsMedian}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{$v.FirstAllocs}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedupCI $v}}</td><td>{{pub $v}}</td></tr>
+{{if first $i}}<td class="case" rowspan="{{rows $c}}">{{$c.Name}}</td>{{end}}<td class="name">{{$v.Name}}<span class="role">{{$v.Role}}</span></td><td>{{duration $v.NsMedian}}</td><td>{{if $v.CPUNsPerOp}}{{duration $v.CPUNsMedian}}{{else}}—{{end}}</td><td>{{bytes $v.BytesPerOp}}</td><td>{{fraction $v.AllocsPerOp}}</td><td>{{fraction (float $v.FirstAllocs)}}</td><td>{{fraction $v.GCsPerOp}}</td><td>{{speedupCI $v}}</td><td>{{pub $v}}</td></tr>
 {{end}}{{end}}</table></div>
 {{range .Cases}}{{$st := .Verdict.Headline.Status}}{{range $i, $l := verdict .}}<div class="verdict {{if first $i}}{{statusClass $st}}{{else}}info{{end}}">{{$l}}</div>{{end}}
-{{range .Variants}}{{if not .Valid}}<div class="check">{{.Name}}: {{.Check}}</div>{{end}}{{end}}{{end}}
+{{range .Variants}}{{if not .Valid}}<div class="check">{{.Name}}: {{.Check}}</div>{{end}}{{if .Unsteady}}<div class="check unsteady">{{.Name}}: {{.Unsteady}}</div>{{end}}{{end}}{{end}}
 {{range .Findings}}<div class="finding"><b>{{.Pitfall}}</b> <i>{{.Variant}}</i>: {{.Message}}.<div class="evidence">{{.Evidence}}</div></div>{{end}}
 {{range .Notes}}<p class="note">{{.}}</p>{{end}}
 {{end}}

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"hash/fnv"
-	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -14,16 +13,20 @@ import (
 	"github.com/reuse-go/reuse/internal/cputime"
 )
 
-// measurement accumulates one variant's figures over the rounds.
+// measurement accumulates one variant's figures over the rounds. Each
+// round is measured on a fresh instance of the variant (renew), made in
+// its own pass over the selected workloads.
 type measurement struct {
 	vd         VariantDef
-	op         Op
+	op         Op           // the instance being measured
+	pool       poolCounters // what the report can see of its pool
 	first      uint64
 	firstBytes uint64
 	output     string
 	outErr     error
 	check      string
-	n          int       // ops per round
+	n          int       // ops per round, of the instance being measured
+	slices     int       // slices of a round (see sliceTime)
 	ns         []float64 // ns/op of each round, wall clock
 	cpu        []float64 // ns/op of each round, process CPU time
 	ops        uint64
@@ -31,13 +34,19 @@ type measurement struct {
 	bytes      uint64
 	gcs        uint64
 	errors     uint64
+	misses     uint64
+	drops      uint64
+	instances  int  // fresh instances made: their first ops count in errors
+	seen       bool // the report sees the pool: misses are counted
 	firstErr   error
 }
 
-// start builds the variant's op, measures its very first call alone, then
-// takes its output for the check.
+// start builds the variant's first instance, measures its very first call
+// alone, then takes its output for the check.
 func start(vd VariantDef) *measurement {
-	m := &measurement{vd: vd, op: vd.New()}
+	m := &measurement{vd: vd, instances: 1}
+	m.op, m.pool = build(vd)
+	m.seen = m.pool.news != nil
 	var a, b runtime.MemStats
 	runtime.ReadMemStats(&a)
 	err := m.op(nil)
@@ -52,20 +61,55 @@ func start(vd VariantDef) *measurement {
 	return m
 }
 
-// calibrate finds how many ops take about one round. It runs growing
-// batches for about one round in all and takes the fastest time per op it
-// saw, so that one batch slowed by other processes, or by a first op that
-// fills the pool, does not shrink the rounds to a few ops.
-func (m *measurement) calibrate(round time.Duration) {
-	best := math.Inf(1) // ns per op
-	var spent time.Duration
-	for n := 1; spent < round && n < 1e9; {
-		d := m.timed(n, nil)
-		spent += d
-		best = math.Min(best, float64(max(d, 1))/float64(n))
-		n = min(100*n, max(n+1, int(float64(round)/2/best)))
+// renew replaces the instance with a fresh one, with an empty pool, for
+// the next round: its first op counts only in the errors, and its output
+// must be the first instance's.
+func (m *measurement) renew() {
+	m.op, m.pool = build(m.vd)
+	m.instances++
+	if err := m.op(nil); err != nil {
+		m.errors++
+		m.note(0, err, nil)
 	}
-	m.n = max(1, int(float64(round)/best))
+	out := "(no output)"
+	err := m.op(func(v any) { out = render(v) })
+	switch {
+	case m.outErr != nil:
+	case err != nil:
+		m.outErr = err
+	case out != m.output && m.check == "":
+		m.check = fmt.Sprintf("output differs between fresh instances: %s, then %s", short(m.output), short(out))
+	}
+}
+
+// warmShare is the share of a round that calibrate spends warming a fresh
+// instance up.
+const warmShare = 4
+
+// calibrate warms the instance up and finds how many ops take about one
+// round. It runs growing batches for about a quarter of a round in all.
+// The first op of an instance is cold (it fills the pool, and may start a
+// collection that empties it), so the round size comes from the ops of
+// the later batches only: the time they took over their number, so that a
+// batch slowed by other processes shortens the rounds rather than a fast
+// one lengthening them past the budget.
+func (m *measurement) calibrate(round time.Duration) {
+	m.timed(1, nil) // cold: never sizes the round
+	warm := round / warmShare
+	var spent time.Duration
+	ops, n := 0, 1
+	for batch := 0; batch < 2 || spent < warm; batch++ {
+		spent += m.timed(n, nil)
+		ops += n
+		per := float64(max(spent, 1)) / float64(ops)
+		n = min(10*ops, max(1, int(float64(warm-spent)/per)))
+		if ops >= 1e9 {
+			break
+		}
+	}
+	per := float64(max(spent, 1)) / float64(ops)
+	m.n = max(1, int(float64(round)/per))
+	m.slices = int((round + sliceTime - 1) / sliceTime)
 }
 
 // cpuNow reads the process CPU clock; tests replace it.
@@ -74,6 +118,17 @@ var cpuNow = cputime.Now
 // stalledRounds is how many times in a row a round is run again when the
 // process CPU clock did not advance across it.
 const stalledRounds = 4
+
+// sliceTime is the longest a round runs without a break. The scheduler
+// preempts a goroutine that has run for 10 ms, and a goroutine locked to
+// its thread may then go on on another P, whose share of a pool is empty:
+// measured whole, a round of 30 ms missed about once, and at W1's 8 MB a
+// miss costs as much as 50 000 hits. So a round runs in slices of at most
+// sliceTime, each after a yield and one untimed op (one per goroutine)
+// that gives the pool of the P it runs on what it would hold in a steady
+// state; misses within the timed ops still count, and the untimed ops
+// count in the allocation figures.
+const sliceTime = 4 * time.Millisecond
 
 // round measures m.n ops and records their figures.
 //
@@ -98,24 +153,54 @@ func (m *measurement) round() {
 	}
 }
 
-// counted measures m.n ops, records their figures and returns the CPU time
-// they took.
+// counted measures m.n ops in m.slices slices, records their figures and
+// returns the CPU time they took.
 func (m *measurement) counted() time.Duration {
+	slices := max(1, min(m.slices, m.n))
+	warm := 1 // one op per goroutine
+	if m.vd.Parallel {
+		warm = runtime.GOMAXPROCS(0)
+	}
+	var wall, cpu time.Duration
+	for s := range slices {
+		k := m.n / slices
+		if s < m.n%slices {
+			k++
+		}
+		runtime.Gosched()
+		w, c := m.slice(k, warm)
+		wall += w
+		cpu += c
+	}
+	m.ns = append(m.ns, float64(wall.Nanoseconds())/float64(m.n))
+	m.cpu = append(m.cpu, float64(cpu.Nanoseconds())/float64(m.n))
+	return cpu
+}
+
+// slice runs warm untimed ops, then measures k ops, adds the counts of
+// all of them to the figures and returns the wall-clock and CPU time the
+// k took. The untimed ops come after ReadMemStats, which stops the world:
+// after it, the first Get often missed (53 misses in the timed ops of W1
+// and B1 in one run; 2 with the untimed ops after it).
+func (m *measurement) slice(k, warm int) (wall, cpu time.Duration) {
 	var a, b runtime.MemStats
 	runtime.ReadMemStats(&a)
 	var errs uint64
+	m.timed(warm, &errs)
+	news, drops := m.pool.read()
 	c0 := cpuNow()
-	d := m.timed(m.n, &errs)
+	d := m.timed(k, &errs)
 	c1 := cpuNow()
+	news1, drops1 := m.pool.read()
+	m.misses += news1 - news
+	m.drops += drops1 - drops
 	runtime.ReadMemStats(&b)
-	m.ns = append(m.ns, float64(d.Nanoseconds())/float64(m.n))
-	m.cpu = append(m.cpu, float64((c1-c0).Nanoseconds())/float64(m.n))
-	m.ops += uint64(m.n)
+	m.ops += uint64(k + warm)
 	m.allocs += b.Mallocs - a.Mallocs
 	m.bytes += b.TotalAlloc - a.TotalAlloc
 	m.gcs += uint64(b.NumGC - a.NumGC)
 	m.errors += errs
-	return c1 - c0
+	return d, c1 - c0
 }
 
 // timed runs n ops and returns the time they took; errors, if non-nil,
@@ -241,18 +326,21 @@ func retained(vd VariantDef, ops int) uint64 {
 // variant returns the figures gathered.
 func (m *measurement) variant() Variant {
 	v := Variant{
-		Name:        m.vd.Name,
-		Role:        m.vd.Role,
-		NsPerOp:     fastest(m.ns),
-		NsMedian:    median(m.ns),
-		Rounds:      len(m.ns),
-		Ops:         m.ops,
-		Allocs:      m.allocs,
-		FirstAllocs: m.first,
-		FirstBytes:  m.firstBytes,
-		GCs:         m.gcs,
-		Errors:      m.errors,
-		Check:       m.check,
+		Name:          m.vd.Name,
+		Role:          m.vd.Role,
+		NsPerOp:       fastest(m.ns),
+		NsMedian:      median(m.ns),
+		Rounds:        len(m.ns),
+		Ops:           m.ops,
+		Allocs:        m.allocs,
+		FirstAllocs:   m.first,
+		FirstBytes:    m.firstBytes,
+		GCs:           m.gcs,
+		Errors:        m.errors,
+		Check:         m.check,
+		Misses:        m.misses,
+		Drops:         m.drops,
+		MissesCounted: m.seen,
 	}
 	if cputime.Supported {
 		v.CPUNsPerOp, v.CPUNsMedian = fastest(m.cpu), median(m.cpu)
@@ -266,9 +354,11 @@ func (m *measurement) variant() Variant {
 		v.AllocsPerOp = float64(m.allocs) / float64(m.ops)
 		v.BytesPerOp = float64(m.bytes) / float64(m.ops)
 		v.GCsPerOp = float64(m.gcs) / float64(m.ops)
+		v.MissRate = missRate(m.misses, m.drops, m.ops)
 	}
+	v.Unsteady = steadiness(v)
 	if v.Check == "" && m.errors > 0 {
-		v.Check = fmt.Sprintf("%d of %d ops returned an error (%v)", m.errors, m.ops+1, m.firstErr)
+		v.Check = fmt.Sprintf("%d of %d ops returned an error (%v)", m.errors, m.ops+uint64(m.instances), m.firstErr)
 	}
 	if v.Check == "" {
 		v.Check = "ok"

@@ -23,18 +23,22 @@ const (
 
 // Report is the result of one run: every selected workload with its figures.
 type Report struct {
-	GoVersion  string     `json:"go_version"`
-	GOOS       string     `json:"goos"`
-	GOARCH     string     `json:"goarch"`
-	GOMAXPROCS int        `json:"gomaxprocs"`
-	Timing     string     `json:"timing"` // "cpu" or "wall": the time speedups are computed from
-	NumCPU     int        `json:"num_cpu"`
-	CPU        string     `json:"cpu"` // the processor's model name, "" where unknown
-	GC         GC         `json:"gc"`  // the collector's setting the run measured under
-	Started    time.Time  `json:"started"`
-	Seconds    float64    `json:"seconds"`
-	Mode       string     `json:"mode"` // "default" or "full"
-	Workloads  []Workload `json:"workloads"`
+	GoVersion  string    `json:"go_version"`
+	GOOS       string    `json:"goos"`
+	GOARCH     string    `json:"goarch"`
+	GOMAXPROCS int       `json:"gomaxprocs"`
+	Timing     string    `json:"timing"` // "cpu" or "wall": the time speedups are computed from
+	NumCPU     int       `json:"num_cpu"`
+	CPU        string    `json:"cpu"` // the processor's model name, "" where unknown
+	GC         GC        `json:"gc"`  // the collector's setting the run measured under
+	Started    time.Time `json:"started"`
+	Seconds    float64   `json:"seconds"`
+	Mode       string    `json:"mode"` // "default" or "full"
+	// Processes is the number of passes run in processes of their own
+	// (Options.Exec), and ProcessError why one failed and ran here.
+	Processes    int        `json:"processes"`
+	ProcessError string     `json:"process_error,omitempty"`
+	Workloads    []Workload `json:"workloads"`
 	// Sweep, when asked for (-gc-sweep), is reuse's gain measured again
 	// under a grid of GC settings.
 	Sweep []SweepPoint `json:"gc_sweep,omitempty"`
@@ -99,8 +103,23 @@ type Variant struct {
 	GCs         uint64    `json:"gcs"`
 	GCsPerOp    float64   `json:"gcs_per_op"`
 	Errors      uint64    `json:"errors"` // ops that returned an error
+	// Misses is the number of timed ops whose pool had nothing to give,
+	// so that the op made a fresh value, and Drops the number of values
+	// the variant let go instead of giving them back (as a pool that
+	// bounds what it keeps does). MissRate is the share of Ops in which
+	// the pool missed though nothing had been dropped: (Misses − Drops) ÷
+	// Ops, 0 when Drops is larger. MissesCounted says whether the report
+	// can see the variant's pool (false for a baseline, and for pools
+	// inside a package such as gzpool). Unsteady, when not "", says that
+	// MissRate is above MaxMissRate, so that the figures measure fresh
+	// allocation as much as the pool.
+	Misses        uint64  `json:"pool_misses"`
+	Drops         uint64  `json:"pool_drops"`
+	MissRate      float64 `json:"pool_miss_rate"`
+	MissesCounted bool    `json:"pool_misses_counted"`
+	Unsteady      string  `json:"unsteady,omitempty"`
 	// Speedup is the median over rounds of the baseline's time ÷ this
-	// variant's in the same round (rounds are interleaved, so load hits
+	// variant's in the same round (the variants of a case run one after the other in each pass, so load hits
 	// both alike); SpeedupCI is its confidence interval. 0 when not valid.
 	Speedup   float64  `json:"speedup"`
 	SpeedupCI Interval `json:"speedup_interval"`
@@ -162,16 +181,23 @@ type Options struct {
 	// matches (see Select); nil selects all.
 	Filter *regexp.Regexp
 	// Round is the time each variant runs in one measuring round, and Rounds
-	// how many interleaved rounds are taken (time per op is the fastest).
+	// how many rounds are taken, each in its own pass over the selected
+	// workloads, on a fresh instance of the variant (see Run).
 	Round  time.Duration
 	Rounds int
-	// Budget, if positive, bounds the whole run: when the rounds planned
-	// for the variants left would overrun it (a loaded machine stretches
-	// every round), the rounds shrink, down to 2 ms. The detectors and
-	// the calibration add a few seconds on top.
+	// Budget, if positive, bounds the rounds, with their warm-up and
+	// calibration: when the rounds left would overrun it (a loaded
+	// machine stretches every round), the rounds shrink, down to 2 ms.
+	// The detectors add a few seconds on top.
 	Budget time.Duration
 	// Full names the mode in the report.
 	Full bool
+	// Exec, if not "", is the program to run each pass in, a process of
+	// its own, so that the rounds also differ in what is fixed for a
+	// process (where its heap and its pools' per-P state lie in memory):
+	// a program whose main calls ServePass first when IsPass. A pass
+	// whose process fails runs in this one (Report.ProcessError says why).
+	Exec string
 	// GOGC, MemLimit and Ballast set the collector for the run: GOGC (0
 	// means 100), the soft memory limit in bytes (0 means none), and bytes
 	// of live, pointer-holding heap to hold meanwhile. The setting is
@@ -179,15 +205,17 @@ type Options struct {
 	GOGC     int
 	MemLimit int64
 	Ballast  int
-	// Progress, if non-nil, is called before each workload with its index,
-	// the number selected and the elapsed time.
+	// Progress, if non-nil, is called before each workload in each pass
+	// with the number of such steps before it (pass × workloads selected
+	// + the workload's index), the number of steps in all and the elapsed
+	// time.
 	Progress func(w Def, i, n int, elapsed time.Duration)
 }
 
 // DefaultOptions are the options of a default run, about 30 s on 2 loaded
-// cores: nine interleaved rounds of 15 ms per variant, so that a burst of
-// load from other processes spoils a few rounds, not the median, within a
-// budget of 22 s for the rounds (the detectors and the calibration take the
+// cores: nine rounds of up to 15 ms per variant, each in its own pass, so
+// that a burst of load from other processes spoils a few rounds, not the
+// median, within a budget of 22 s for the rounds (the detectors take the
 // rest).
 func DefaultOptions() Options {
 	return Options{Round: 15 * time.Millisecond, Rounds: 9, Budget: 22 * time.Second}
@@ -197,6 +225,15 @@ func DefaultOptions() Options {
 func FullOptions() Options { return Options{Round: 60 * time.Millisecond, Rounds: 15, Full: true} }
 
 // Run measures the selected workloads and returns the report.
+//
+// The rounds are spread over Options.Rounds passes over the selected
+// workloads. In each pass every variant is built afresh, with an empty
+// pool, warmed up, calibrated and measured for one round, the variants of
+// a case one after the other, in an order that turns with each pass. So
+// the rounds of a variant differ in what a rerun of the report would
+// change (the collector's state, the calibrated round size, where its
+// values lie in memory, the load of the machine over the run), and an
+// interval over them covers what a rerun would see.
 func Run(opt Options) Report {
 	if opt.Round <= 0 || opt.Rounds <= 0 {
 		panic("report: Run called with a non-positive Round or Rounds")
@@ -223,19 +260,32 @@ func Run(opt Options) Report {
 	}
 	defs := Select(opt.Filter)
 	b := &budget{opt: opt, start: time.Now()}
-	for _, d := range defs {
-		for _, c := range d.Cases {
-			b.left += len(c.Variants)
+	cases := make([][]*caseRun, len(defs))
+	for i, d := range defs {
+		for _, cd := range d.Cases {
+			cases[i] = append(cases[i], &caseRun{def: cd, ms: make([]*measurement, len(cd.Variants))})
+			b.left += len(cd.Variants) * opt.Rounds
+		}
+	}
+	for pass := range opt.Rounds {
+		if opt.Exec != "" && len(defs) > 0 {
+			if runPass(&r, opt, b, pass, defs, cases) {
+				continue
+			}
+		}
+		for i, d := range defs {
+			if opt.Progress != nil {
+				opt.Progress(d, pass*len(defs)+i, opt.Rounds*len(defs), time.Since(b.start))
+			}
+			for _, c := range cases[i] {
+				c.pass(pass, b.round(len(c.def.Variants)))
+			}
 		}
 	}
 	for i, d := range defs {
-		if opt.Progress != nil {
-			opt.Progress(d, i, len(defs), time.Since(b.start))
-		}
-		r.Workloads = append(r.Workloads, runWorkload(d, b))
+		r.Workloads = append(r.Workloads, finish(d, cases[i]))
 	}
-	start := b.start
-	r.Seconds = math.Round(time.Since(start).Seconds()*10) / 10
+	r.Seconds = math.Round(time.Since(b.start).Seconds()*10) / 10
 	return r
 }
 
@@ -258,21 +308,50 @@ func Select(filter *regexp.Regexp) []Def {
 	return out
 }
 
-// budget spreads Options.Budget over the variants left to measure.
+// runPass runs a pass in a process of its own (Options.Exec) and reports
+// whether it did; when the process fails, the error goes into the report
+// and the budget is as it was, for the pass to run here.
+func runPass(r *Report, opt Options, b *budget, pass int, defs []Def, cases [][]*caseRun) bool {
+	if opt.Progress != nil {
+		opt.Progress(defs[0], pass*len(defs), opt.Rounds*len(defs), time.Since(b.start))
+	}
+	n := 0
+	for _, cs := range cases {
+		for _, c := range cs {
+			n += len(c.ms)
+		}
+	}
+	round := b.round(n)
+	if err := spawnPass(opt.Exec, opt, pass, round, cases); err != nil {
+		if r.ProcessError == "" {
+			r.ProcessError = err.Error()
+		}
+		b.left += n
+		return false
+	}
+	r.Processes++
+	return true
+}
+
+// budget spreads Options.Budget over the rounds left to measure.
 type budget struct {
 	opt   Options
 	start time.Time
-	left  int // variants not yet measured
+	left  int // rounds of variants not yet measured
 }
 
-// round returns the round time for the next case's n variants, shrunk if
-// the time left would not cover the planned rounds of every variant left.
+// roundCost is what one round of a variant costs, in rounds: the round,
+// the quarter of a round that warms a fresh instance up and calibrates it,
+// and building the instance.
+const roundCost = 1.5
+
+// round returns the round time for the next pass over a case's n
+// variants, shrunk if the time left would not cover the rounds left.
 func (b *budget) round(n int) time.Duration {
 	r := b.opt.Round
 	if b.opt.Budget > 0 && b.left > 0 {
 		per := (b.opt.Budget - time.Since(b.start)) / time.Duration(b.left)
-		// Each variant costs about Rounds rounds plus one of calibration.
-		if fit := per / time.Duration(b.opt.Rounds+1); fit < r {
+		if fit := time.Duration(float64(per) / roundCost); fit < r {
 			r = max(fit, 2*time.Millisecond)
 		}
 	}
@@ -280,13 +359,40 @@ func (b *budget) round(n int) time.Duration {
 	return r
 }
 
-func runWorkload(d Def, b *budget) Workload {
+// caseRun is one case being measured, pass by pass.
+type caseRun struct {
+	def CaseDef
+	ms  []*measurement // one per variant, nil until its first pass
+}
+
+// pass measures one round of every variant of the case, each on a fresh
+// instance, starting with variant pass (mod their number): the order
+// turns, so that no variant always follows the same one.
+func (c *caseRun) pass(pass int, round time.Duration) {
+	k := len(c.def.Variants)
+	for j := range k {
+		i := (pass + j) % k
+		m := c.ms[i]
+		if m == nil {
+			m = start(c.def.Variants[i])
+			c.ms[i] = m
+		} else {
+			m.renew()
+		}
+		m.calibrate(round)
+		m.round()
+	}
+}
+
+// finish turns a workload's measured cases into its figures, and runs its
+// detectors.
+func finish(d Def, cases []*caseRun) Workload {
 	w := Workload{ID: d.ID, Name: d.Name, Op: d.Op, Claim: d.Claim, Source: d.Published,
 		Pitfalls: append([]string{}, d.Pitfalls...), Curve: d.Curve, Findings: []Finding{}}
-	for _, cd := range d.Cases {
-		c := runCase(cd, b.round(len(cd.Variants)), b.opt.Rounds)
+	for _, cr := range cases {
+		c := cr.result()
 		if d.Retained > 0 {
-			for i, vd := range cd.Variants {
+			for i, vd := range cr.def.Variants {
 				c.Variants[i].Retained = retained(vd, d.Retained)
 			}
 		}
@@ -299,33 +405,19 @@ func runWorkload(d Def, b *budget) Workload {
 	return w
 }
 
-func runCase(cd CaseDef, round time.Duration, rounds int) Case {
+// result is the case's figures and verdict: each variant's output checked
+// against the baseline's, and the speedups round by round.
+func (cr *caseRun) result() Case {
+	cd, ms := cr.def, cr.ms
 	c := Case{Name: cd.Name, Size: cd.Size}
-	ms := make([]*measurement, len(cd.Variants))
-	var want string
-	for i, vd := range cd.Variants {
-		m := start(vd)
-		ms[i] = m
-		if i == 0 {
-			want = m.output
-			if m.outErr != nil {
-				m.check = "error: " + m.outErr.Error()
-			}
-			continue
-		}
+	want := ms[0].output
+	for i, m := range ms {
 		switch {
+		case m.check != "":
 		case m.outErr != nil:
 			m.check = "error: " + m.outErr.Error()
-		case m.output != want:
+		case i > 0 && m.output != want:
 			m.check = fmt.Sprintf("output differs from the baseline's: got %s, want %s", short(m.output), short(want))
-		}
-	}
-	for _, m := range ms {
-		m.calibrate(round)
-	}
-	for r := 0; r < rounds; r++ {
-		for _, m := range ms {
-			m.round()
 		}
 	}
 	base := ms[0].times()

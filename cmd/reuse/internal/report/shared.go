@@ -13,13 +13,13 @@ import (
 // newSlices returns a Slices that keeps slices of up to maxCap elements,
 // rounded down to a size class, for W1's largest size; the default keeps up
 // to 1 MiB. W1 passes twice its largest n so that n's class, rounded up, is
-// kept.
+// kept. Its misses count for the variant being built.
 func newSlices[E any](maxCap int) *reuse.Slices[E] {
 	s, err := reuse.NewSlices[E](maxCap)
 	if err != nil {
 		panic("report: " + err.Error())
 	}
-	return s
+	return tracked(s)
 }
 
 func sizeName(n int) string {

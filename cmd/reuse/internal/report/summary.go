@@ -28,11 +28,14 @@ func Summarize(r Report) Summary {
 		}
 	}
 	s := Summary{
-		What: fmt.Sprintf("%d workloads, %d cases, %d variants, %d interleaved rounds each, in %.0f s (%s run); times are %s time per op",
-			len(r.Workloads), cases, variants, rounds, r.Seconds, r.Mode, map[string]string{"cpu": "process CPU", "wall": "wall-clock"}[r.Timing]),
+		What: fmt.Sprintf("%d workloads, %d cases, %d variants, %d rounds each (one per pass over the workloads, each on a fresh pool%s), in %.0f s (%s run); times are %s time per op",
+			len(r.Workloads), cases, variants, rounds, processes(r), r.Seconds, r.Mode, map[string]string{"cpu": "process CPU", "wall": "wall-clock"}[r.Timing]),
 		Where: Machine(r),
 	}
 	s.Findings = append(s.Findings, headlineFinding(r), baselineFinding(r))
+	if f := unsteadyFinding(r); f != "" {
+		s.Findings = append(s.Findings, f)
+	}
 	if f := pitfallFinding(r); f != "" {
 		s.Findings = append(s.Findings, f)
 	}
@@ -72,11 +75,25 @@ func label(w Workload, c Case) string {
 	return w.ID + " " + c.Name
 }
 
+// extreme is the largest gain (or loss) of one comparison: the case with
+// the largest (or smallest) median, with the cases that the run cannot
+// tell apart from it (those of its status whose intervals reach into its
+// interval), all in the order of the report. Its caseRef is the first of
+// them in that order: the name does not hang on which of cases the run
+// cannot tell apart has the largest median.
+type extreme struct {
+	caseRef
+	group []caseRef
+}
+
 // tally counts the statuses of one comparison over every case and returns
 // the case with the largest speedup among those "faster" and the one with
-// the smallest among those "slower".
-func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int, best, worst caseRef) {
+// the smallest among those "slower", of the comparisons of pools at work
+// (not Unsteady), each with its ties: the other comparisons of its status
+// whose intervals reach into its interval.
+func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int, best, worst extreme) {
 	count = map[string]int{}
+	var measured []caseRef
 	for _, w := range r.Workloads {
 		for _, c := range w.Cases {
 			cmp := pick(c.Verdict)
@@ -85,15 +102,57 @@ func tally(r Report, pick func(Verdict) Comparison) (count map[string]int, n int
 			}
 			n++
 			count[cmp.Status]++
-			if cmp.Status == StatusFaster && (best.name == "" || cmp.Speedup.Median > best.cmp.Speedup.Median) {
-				best = caseRef{label(w, c), cmp}
-			}
-			if cmp.Status == StatusSlower && (worst.name == "" || cmp.Speedup.Median < worst.cmp.Speedup.Median) {
-				worst = caseRef{label(w, c), cmp}
+			if cmp.Unsteady == "" && (cmp.Status == StatusFaster || cmp.Status == StatusSlower || cmp.Status == StatusSame) {
+				measured = append(measured, caseRef{label(w, c), cmp})
 			}
 		}
 	}
+	best = extremeOf(measured, StatusFaster, func(a, b Interval) bool { return a.Median > b.Median }, func(a, b Interval) bool { return a.High >= b.Low })
+	worst = extremeOf(measured, StatusSlower, func(a, b Interval) bool { return a.Median < b.Median }, func(a, b Interval) bool { return a.Low <= b.High })
 	return count, n, best, worst
+}
+
+// extremeOf returns the extreme of the cases of refs with the status:
+// the one that beats every other (beats(a, b): a's median is beyond b's)
+// and those that reach it (reaches(a, b): a's interval reaches into b's).
+func extremeOf(refs []caseRef, status string, beats, reaches func(a, b Interval) bool) extreme {
+	var top caseRef
+	for _, r := range refs {
+		if r.cmp.Status == status && (top.name == "" || beats(r.cmp.Speedup, top.cmp.Speedup)) {
+			top = r
+		}
+	}
+	var e extreme
+	if top.name == "" {
+		return e
+	}
+	for _, r := range refs {
+		if r.cmp.Status == status && (r.name == top.name || reaches(r.cmp.Speedup, top.cmp.Speedup)) {
+			e.group = append(e.group, r)
+		}
+	}
+	e.caseRef = e.group[0]
+	return e
+}
+
+// phrase is the extreme for the summary: "its largest gain is W11 (9.04×
+// [5.81–15.1×])", or "its largest losses, which this run cannot tell
+// apart, are W4 serial (0.766× [0.728–0.782×]) and W4 parallel (0.817×
+// [0.765–0.866×])".
+func (e extreme) phrase(what, whats string) string {
+	if len(e.group) == 1 {
+		return fmt.Sprintf("its largest %s is %s (%s)", what, e.name, Interval3(e.cmp.Speedup))
+	}
+	var l []string
+	for i, c := range e.group {
+		if i == 4 {
+			l = append(l, fmt.Sprintf("%d more", len(e.group)-i))
+			break
+		}
+		l = append(l, fmt.Sprintf("%s (%s)", c.name, Interval3(c.cmp.Speedup)))
+	}
+	last := len(l) - 1
+	return fmt.Sprintf("its largest %s, which this run cannot tell apart, are %s and %s", whats, strings.Join(l[:last], ", "), l[last])
 }
 
 func counts(count map[string]int, n int) string {
@@ -113,10 +172,10 @@ func headlineFinding(r Report) string {
 	}
 	s := "Against sync.Pool written correctly, reuse is " + counts(count, n)
 	if best.name != "" {
-		s += fmt.Sprintf("; its largest gain is %s (%s)", best.name, Interval3(best.cmp.Speedup))
+		s += "; " + best.phrase("gain", "gains")
 	}
 	if worst.name != "" {
-		s += fmt.Sprintf("; its largest loss is %s (%s)", worst.name, Interval3(worst.cmp.Speedup))
+		s += "; " + worst.phrase("loss", "losses")
 	}
 	return s + "."
 }
@@ -166,4 +225,36 @@ func pitfallFinding(r Report) string {
 	}
 	return fmt.Sprintf("The usual sync.Pool code falls into %d pitfalls in this run, each detected from evidence: %s (docs/PITFALLS.md).",
 		len(labels), strings.Join(parts, "; "))
+}
+
+// unsteadyFinding lists the variants whose pools missed in more than
+// MaxMissRate of their ops, "" when there are none.
+func unsteadyFinding(r Report) string {
+	var l []string
+	for _, w := range r.Workloads {
+		for _, c := range w.Cases {
+			for _, v := range c.Variants {
+				if v.Unsteady != "" {
+					l = append(l, fmt.Sprintf("%s %s (%.1f%%)", label(w, c), v.Name, 100*v.MissRate))
+				}
+			}
+		}
+	}
+	if len(l) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Pools that missed: the pool of %s had nothing to give, though nothing was dropped, in more than %.0f%% of its timed ops; their comparisons make no headline.",
+		strings.Join(l, ", "), 100*MaxMissRate)
+}
+
+// processes says how many passes ran in processes of their own, for the
+// summary: "" when none did.
+func processes(r Report) string {
+	switch {
+	case r.Processes == 0:
+		return ""
+	case r.ProcessError == "":
+		return ", each pass in a process of its own"
+	}
+	return fmt.Sprintf(", %d passes in processes of their own (one failed: %s)", r.Processes, short(r.ProcessError))
 }

@@ -44,6 +44,9 @@ const SweepBudget = 60 * time.Second
 func Sweep(opt Options, progress func(i, n int, g GC)) []SweepPoint {
 	n := len(SweepGOGC) * len(SweepBallast)
 	opt.Round, opt.Rounds, opt.Budget, opt.Progress = 5*time.Millisecond, 5, SweepBudget/time.Duration(n), nil
+	// The passes run here: a process of their own would build the live
+	// heap of up to 128 MiB again for each.
+	opt.Exec = ""
 	var out []SweepPoint
 	i := 0
 	for _, ballast := range SweepBallast {

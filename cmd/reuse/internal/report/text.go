@@ -23,9 +23,9 @@ func WriteText(w io.Writer, r Report) error {
 	if r.Timing == "cpu" {
 		col = "cpu/op"
 		b.WriteString("cpu/op is process CPU time per op (all threads, GC work included), steadier than wall time\n")
-		b.WriteString("on a loaded machine (wall time is in -json and -html), the median of interleaved rounds.\n")
+		b.WriteString("on a loaded machine (wall time is in -json and -html), the median of the rounds.\n")
 	} else {
-		b.WriteString("time/op is wall-clock time per op, the median of interleaved rounds.\n")
+		b.WriteString("time/op is wall-clock time per op, the median of the rounds.\n")
 	}
 	b.WriteString("speedup is the baseline's time over the variant's, the median over rounds; publ. is the\n")
 	b.WriteString("write-ups' ratio (other machines, older Go; ! marks one that is not real). allocs/op and\n")
@@ -44,9 +44,9 @@ func WriteText(w io.Writer, r Report) error {
 				if i == 0 {
 					name = c.Name
 				}
-				fmt.Fprintf(&b, "  %-8s %-28s %9s %8s %8s %5d %7s %7s %7s\n",
+				fmt.Fprintf(&b, "  %-8s %-28s %9s %8s %8s %5s %7s %7s %7s\n",
 					clip(name, 8), clip(v.Name, 28), Duration(v.Time()), Bytes(v.BytesPerOp),
-					Fraction(v.AllocsPerOp), v.FirstAllocs, Fraction(v.GCsPerOp), speedupCell(v), publishedCell(v))
+					Fraction(v.AllocsPerOp), Fraction(float64(v.FirstAllocs)), Fraction(v.GCsPerOp), speedupCell(v), publishedCell(v))
 			}
 			for _, l := range VerdictLines(c) {
 				wrap(&b, "  ", l)
@@ -54,6 +54,9 @@ func WriteText(w io.Writer, r Report) error {
 			for _, v := range c.Variants {
 				if !v.Valid {
 					wrap(&b, "  ", fmt.Sprintf("✗ %s: %s", v.Name, v.Check))
+				}
+				if v.Unsteady != "" {
+					wrap(&b, "  ", fmt.Sprintf("~ %s: %s", v.Name, v.Unsteady))
 				}
 			}
 		}
@@ -128,7 +131,11 @@ func comparisonText(c Comparison) string {
 	if c.Status == StatusInvalid {
 		return StatusInvalid + " (a variant failed its check)"
 	}
-	return Interval3(c.Speedup) + ", " + c.Status
+	s := Interval3(c.Speedup) + ", " + c.Status
+	if c.Unsteady != "" {
+		s += fmt.Sprintf(" (pool missed: %s, in more than %.0f%% of its ops)", c.Unsteady, 100*MaxMissRate)
+	}
+	return s
 }
 
 // Interval3 formats a speedup interval: 1.23× [1.10–1.31].
@@ -216,7 +223,8 @@ func sig3(v float64) string {
 	return fmt.Sprintf("%.*f", max(digits, 0), v)
 }
 
-// Bytes formats a byte count to 3 significant digits: 24, 1.00Ki, 8.00Mi.
+// Bytes formats a byte count to 3 significant digits: 24, 1.00Ki, 8.00Mi,
+// 1.50Gi.
 func Bytes(b float64) string {
 	switch {
 	case b < 1024:
@@ -224,34 +232,48 @@ func Bytes(b float64) string {
 			return fmt.Sprintf("%.0f", b)
 		}
 		return fmt.Sprintf("%.3g", b)
-	case b < 1<<20:
+	case roundSig(b/1024) < 1024:
 		return sig3(b/1024) + "Ki"
+	case roundSig(b/(1<<20)) < 1024:
+		return sig3(b/(1<<20)) + "Mi"
 	}
-	return sig3(b/(1<<20)) + "Mi"
+	return sig3(b/(1<<30)) + "Gi"
 }
 
 // Fraction formats a per-op count exactly enough to show what rounding
-// hides (pitfall P5), to 3 significant digits: 0, 1, 0.25, 0.00132, 10000.
+// hides (pitfall P5), to 3 significant digits: 0, 1, 0.25, 0.00132, 10.0k.
 func Fraction(v float64) string {
 	switch {
 	case v == 0:
 		return "0"
-	case v == math.Trunc(v):
-		return fmt.Sprintf("%.0f", v)
-	case v < 1:
+	case v < 1 && v != math.Trunc(v):
 		return fmt.Sprintf("%.3g", v)
+	case v < 1000 && v == math.Trunc(v):
+		return fmt.Sprintf("%.0f", v)
 	}
-	return sig3(v)
+	return count(v)
 }
 
 // Ratio formats a speedup to 3 significant digits: 2.31×, 0.843×, 12.3×,
-// 10.2k×.
+// 3.41k×, 10.2k×, 1.20M×.
 func Ratio(v float64) string {
-	switch {
-	case v == 0:
+	if v == 0 {
 		return "—"
-	case v >= 1e4:
-		return sig3(v/1e3) + "k×"
 	}
-	return sig3(v) + "×"
+	return count(v) + "×"
+}
+
+// count formats a positive number to 3 significant digits, with k for
+// thousands and M for millions: 0.843, 123, 3.41k, 12.4k, 1.20M.
+func count(v float64) string {
+	v = roundSig(v)
+	switch {
+	case v < 1e3:
+		return sig3(v)
+	case v < 1e6:
+		return sig3(v/1e3) + "k"
+	case v < 1e9:
+		return sig3(v/1e6) + "M"
+	}
+	return sig3(v/1e9) + "G"
 }

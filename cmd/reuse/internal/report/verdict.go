@@ -28,11 +28,13 @@ const (
 // Legend defines every word a verdict uses, in the order the page lists
 // them.
 var Legend = []struct{ Term, Meaning string }{
-	{"speedup", "a variant's time per op divided into the other's, round by round (the rounds of a case are interleaved, so load hits both alike); the figure is the median over rounds, in [brackets] its 95% confidence interval (order statistics of the rounds, no assumption of normality)"},
+	{"speedup", "a variant's time per op divided into the other's, round by round (the variants of a case run one after the other, so load hits both alike); the figure is the median over rounds, in [brackets] its 95% confidence interval (order statistics of the rounds, no assumption of normality)"},
+	{"95% interval", "each round is measured in its own pass over the workloads (run by the command in a process of its own), on a fresh instance with an empty pool and its own calibration, so the interval covers what a rerun of the report would see, not only the spread within one run: by simulation, over 9 rounds it holds the median in 96% of runs, and two runs' intervals are disjoint for about 1 verdict in 300 (reuse compare -agree checks two runs)"},
 	{StatusFaster, "the whole interval lies above 1×"},
 	{StatusSame, "the interval holds 1×: this run cannot tell the two apart"},
 	{StatusSlower, "the whole interval lies below 1×"},
 	{StatusFewRounds, "fewer than 5 rounds: no interval with at least 90% coverage, so no verdict"},
+	{"pool missed", fmt.Sprintf("a variant's pool had nothing to give, though the variant had dropped nothing, in more than %.0f%% of its timed ops (marked ~), so its figures measure fresh allocation as much as the pool; such a comparison never makes the summary's largest gain or loss", 100*MaxMissRate)},
 	{Reproduced, "reuse's interval against fresh allocation reaches the write-up's published ratio or lies above it"},
 	{NotReproduced, "the interval lies below the published ratio; the note says why, from this run's figures"},
 	{PublishedFake, "the write-up's pooled code fails the report's check here (its ops return errors or wrong output), so its ratio measures nothing"},
@@ -61,6 +63,10 @@ type Comparison struct {
 	Against string   `json:"against"` // the other variant's name
 	Speedup Interval `json:"speedup"` // its time ÷ reuse's, per round
 	Status  string   `json:"status"`
+	// Unsteady, when not "", names the variants of the comparison whose
+	// pools missed in more than MaxMissRate of their ops: it does not
+	// compare pools at work, and the summary never makes it a headline.
+	Unsteady string `json:"unsteady,omitempty"`
 }
 
 // verdict computes a case's verdict from its variants; between(i, j) is
@@ -97,6 +103,13 @@ func compare(vs []Variant, other, r int, between func(i, j int) Interval) Compar
 	}
 	c.Speedup = between(other, r)
 	c.Status = status(c.Speedup)
+	var unsteady []string
+	for _, i := range []int{other, r} {
+		if vs[i].Unsteady != "" {
+			unsteady = append(unsteady, vs[i].Name)
+		}
+	}
+	c.Unsteady = strings.Join(unsteady, " and ")
 	return c
 }
 

@@ -55,7 +55,7 @@ func w1() Def {
 					}
 				}},
 				{Name: "sync.Pool, []int value", Role: RoleSyncPool, Published: pp, New: func() Op {
-					p := &sync.Pool{New: func() any { return make([]int, n) }}
+					p := countedPool(func() any { return make([]int, n) })
 					return func(see func(any)) error {
 						s := p.Get().([]int)
 						sinkInts = s
@@ -68,7 +68,7 @@ func w1() Def {
 					}
 				}},
 				{Name: "sync.Pool, *[]int", Role: RoleSyncPoolCorrect, New: func() Op {
-					p := &sync.Pool{New: func() any { s := make([]int, n); return &s }}
+					p := countedPool(func() any { s := make([]int, n); return &s })
 					return func(see func(any)) error {
 						sp := p.Get().(*[]int)
 						sinkInts = *sp

@@ -66,7 +66,7 @@ func w10() Def {
 				}},
 				{Name: "sync.Pool, one input buffer", Role: RoleSyncPool, Published: fake(96.8, 0, 0, 582/96.8),
 					Fails: "the write-up's code: the first op drains the shared input, so every later op returns io.EOF (P1)", New: func() Op {
-						pool := &sync.Pool{New: func() any { return new(gzip.Reader) }}
+						pool := countedPool(func() any { return new(gzip.Reader) })
 						in := bytes.NewBuffer(w10Input)
 						var out bytes.Buffer
 						return func(see func(any)) error {
@@ -84,7 +84,7 @@ func w10() Def {
 						zr gzip.Reader
 						r  bytes.Reader
 					}
-					pool := &sync.Pool{New: func() any { return new(state) }}
+					pool := countedPool(func() any { return new(state) })
 					var out []byte
 					return func(see func(any)) error {
 						s := pool.Get().(*state)

@@ -110,7 +110,7 @@ func w11() Def {
 					}
 				}},
 				{Name: "sync.Pool of *bytes.Buffer", Role: RoleSyncPool, New: func() Op {
-					pool := &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+					pool := countedPool(func() any { return new(bytes.Buffer) })
 					i := 0
 					return func(see func(any)) error {
 						buf := pool.Get().(*bytes.Buffer)
@@ -127,7 +127,8 @@ func w11() Def {
 				{Name: "sync.Pool, drops > 64 KiB", Role: RoleSyncPoolCorrect, New: func() Op {
 					// As fmt does (golang/go#23199): a buffer that grew past
 					// the bound is dropped, not kept for small requests.
-					pool := &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+					pool := countedPool(func() any { return new(bytes.Buffer) })
+					drops := countedDrops()
 					i := 0
 					return func(see func(any)) error {
 						buf := pool.Get().(*bytes.Buffer)
@@ -139,12 +140,15 @@ func w11() Def {
 						}
 						if buf.Cap() <= w11Bound {
 							pool.Put(buf)
+						} else {
+							drops.Add(1)
 						}
 						return nil
 					}
 				}},
 				{Name: "bytebuf.Pool, calibrated", Role: RoleReuse, New: func() Op {
 					pool := new(bytebuf.Pool)
+					track(func() uint64 { return pool.Stats().News }, func() uint64 { return pool.Stats().Drops })
 					i := 0
 					return func(see func(any)) error {
 						buf := pool.Get()

@@ -10,9 +10,9 @@ var _ = register(w2)
 
 func w2() Def {
 	const size = 1024
-	valuePool := func() *sync.Pool { return &sync.Pool{New: func() any { return make([]byte, size) }} }
+	valuePool := func() *sync.Pool { return countedPool(func() any { return make([]byte, size) }) }
 	ptrPool := func() *sync.Pool {
-		return &sync.Pool{New: func() any { b := make([]byte, size); return &b }}
+		return countedPool(func() any { b := make([]byte, size); return &b })
 	}
 	return Def{
 		ID:        "W2",
@@ -67,7 +67,7 @@ func w2() Def {
 					}
 				}},
 				{Name: "reuse.Slices[byte]", Role: RoleReuse, Published: pub(16.9, 0, 0, 139/16.9), New: func() Op {
-					p := new(reuse.Slices[byte])
+					p := tracked(new(reuse.Slices[byte]))
 					return func(see func(any)) error {
 						b := p.Get(size)
 						sinkBytes = b

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"sync"
-
 	"github.com/reuse-go/reuse"
 )
 
@@ -40,7 +38,7 @@ func w3() Def {
 	}
 	pooled := func(name, role string, p *Published, fill func([]byte) []byte) VariantDef {
 		return VariantDef{Name: name, Role: role, Published: p, New: func() Op {
-			pool := &sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+			pool := countedPool(func() any { b := make([]byte, 0, 1024); return &b })
 			return func(see func(any)) error {
 				bp := pool.Get().(*[]byte)
 				s := fill((*bp)[:0])
@@ -55,7 +53,7 @@ func w3() Def {
 	}
 	reused := func(name, role string, p *Published, fill func([]byte) []byte) VariantDef {
 		return VariantDef{Name: name, Role: role, Published: p, New: func() Op {
-			pool := new(reuse.Slices[byte])
+			pool := tracked(new(reuse.Slices[byte]))
 			return func(see func(any)) error {
 				s := fill(pool.Get(len(w3Data))[:0])
 				if see != nil {

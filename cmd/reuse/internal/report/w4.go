@@ -1,8 +1,6 @@
 package report
 
 import (
-	"sync"
-
 	"github.com/reuse-go/reuse"
 )
 
@@ -41,7 +39,7 @@ func w4() Def {
 						}
 					}},
 					{Name: "sync.Pool", Role: RoleSyncPool, Published: pub(191163, -1, 0, 160698.0/191163), New: func() Op {
-						pool := &sync.Pool{New: func() any { return new(person) }}
+						pool := countedPool(func() any { return new(person) })
 						return func(see func(any)) error {
 							for i := 0; i < perOp; i++ {
 								p := pool.Get().(*person)
@@ -56,7 +54,7 @@ func w4() Def {
 						}
 					}},
 					{Name: "reuse.Pool[*person]", Role: RoleReuse, Published: pub(191163, -1, 0, 160698.0/191163), New: func() Op {
-						pool := &reuse.Pool[*person]{New: func() *person { return new(person) }}
+						pool := tracked(&reuse.Pool[*person]{New: func() *person { return new(person) }})
 						return func(see func(any)) error {
 							for i := 0; i < perOp; i++ {
 								p := pool.Get()
@@ -87,7 +85,7 @@ func w4() Def {
 						}
 					}},
 					{Name: "sync.Pool Put+Get", Role: RoleSyncPool, Parallel: true, Published: pub(4.4, 0, 0, 0), New: func() Op {
-						pool := &sync.Pool{New: func() any { return new(person) }}
+						pool := countedPool(func() any { return new(person) })
 						return func(see func(any)) error {
 							p := pool.Get().(*person)
 							p.Age = 1
@@ -99,7 +97,7 @@ func w4() Def {
 						}
 					}},
 					{Name: "reuse.Pool Put+Get", Role: RoleReuse, Parallel: true, Published: pub(4.4, 0, 0, 0), New: func() Op {
-						pool := &reuse.Pool[*person]{New: func() *person { return new(person) }}
+						pool := tracked(&reuse.Pool[*person]{New: func() *person { return new(person) }})
 						return func(see func(any)) error {
 							p := pool.Get()
 							p.Age = 1

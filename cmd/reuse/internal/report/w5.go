@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"sync"
 	"time"
 
 	"github.com/reuse-go/reuse/bytebuf"
@@ -44,7 +43,7 @@ func w5() Def {
 				}},
 				{Name: "sync.Pool of *bytes.Buffer", Role: RoleSyncPool, Published: pub(307, -1, 1, 411.0/307), New: func() Op {
 					w := new(lastWriter)
-					pool := &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+					pool := countedPool(func() any { return new(bytes.Buffer) })
 					return func(see func(any)) error {
 						buf := pool.Get().(*bytes.Buffer)
 						buf.Reset()
@@ -65,6 +64,7 @@ func w5() Def {
 				{Name: "bytebuf.Pool", Role: RoleReuse, Published: pub(307, -1, 1, 411.0/307), New: func() Op {
 					w := new(lastWriter)
 					pool := new(bytebuf.Pool)
+					track(func() uint64 { return pool.Stats().News }, func() uint64 { return pool.Stats().Drops })
 					return func(see func(any)) error {
 						buf := pool.Get()
 						buf.AppendTime(w5Time, time.RFC3339)

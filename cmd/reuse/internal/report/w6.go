@@ -31,7 +31,7 @@ func replicate(s string, n int) []string {
 }
 
 func newStringsPool() *sync.Pool {
-	return &sync.Pool{New: func() any { s := make([]string, 0, 8); return &s }}
+	return countedPool(func() any { s := make([]string, 0, 8); return &s })
 }
 
 var _ = register(w6)
@@ -102,7 +102,7 @@ func w6() Def {
 					}
 				}},
 				{Name: "reuse.Slices, caller Puts", Role: RoleReuse, Published: pub(c.got, 0, 0, c.base/c.got), New: func() Op {
-					pool := new(reuse.Slices[string])
+					pool := tracked(new(reuse.Slices[string]))
 					return func(see func(any)) error {
 						ss := pool.Get(n)
 						for i := range ss {

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"sync"
 
 	"github.com/reuse-go/reuse/jsonpool"
 )
@@ -33,7 +32,7 @@ func w7() Def {
 				}},
 				{Name: "sync.Pool of *bytes.Buffer", Role: RoleSyncPool, Published: pub(577, -1, 3, 636.0/577), New: func() Op {
 					w := new(lastWriter)
-					pool := &sync.Pool{New: func() any { return new(bytes.Buffer) }}
+					pool := countedPool(func() any { return new(bytes.Buffer) })
 					return func(see func(any)) error {
 						buf := pool.Get().(*bytes.Buffer)
 						buf.Reset()

@@ -22,7 +22,7 @@ func unmarshalPooled(pool *sync.Pool, doc []byte, see func(any)) error {
 	return err
 }
 
-func newItemPool() *sync.Pool { return &sync.Pool{New: func() any { return new(item) }} }
+func newItemPool() *sync.Pool { return countedPool(func() any { return new(item) }) }
 
 // w8Reset is how the reuse variants reset a pooled item: everything zero,
 // the Items array kept for the next document.
@@ -86,7 +86,7 @@ func w8() Def {
 						}
 					}},
 					{Name: "reuse.Pool, Reset keeps Items", Role: RoleReuse, Published: pub(1697, -1, 10, 1903.0/1697), New: func() Op {
-						pool := &reuse.Pool[*item]{New: func() *item { return new(item) }, Reset: w8Reset}
+						pool := tracked(&reuse.Pool[*item]{New: func() *item { return new(item) }, Reset: w8Reset})
 						return func(see func(any)) error {
 							v := pool.Get()
 							err := json.Unmarshal(w8Doc, v)
@@ -144,7 +144,7 @@ func w8() Def {
 							r bytes.Reader
 							v item
 						}
-						pool := &reuse.Pool[*state]{New: func() *state { return new(state) }}
+						pool := tracked(&reuse.Pool[*state]{New: func() *state { return new(state) }})
 						return func(see func(any)) error {
 							s := pool.Get()
 							s.r.Reset(w8Doc)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"sync"
 
 	"github.com/reuse-go/reuse/gzpool"
 )
@@ -46,7 +45,7 @@ func w9() Def {
 					}
 				}},
 				{Name: "sync.Pool of *gzip.Writer", Role: RoleSyncPool, Published: pub(28469, 196, 1, 199275.0/28469), New: func() Op {
-					pool := &sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
+					pool := countedPool(func() any { return gzip.NewWriter(nil) })
 					return func(see func(any)) error {
 						var buf bytes.Buffer
 						zw := pool.Get().(*gzip.Writer)

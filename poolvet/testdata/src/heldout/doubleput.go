@@ -30,7 +30,7 @@ func badSwitchCaseThenAfter(w io.Writer, mode int) {
 
 // A case that Puts falls through to one that Puts again.
 func badSwitchFallthrough(mode int) {
-	b := bufs.Get()
+	b := bufs.Get() // want `not given back`
 	switch mode {
 	case 1:
 		bufs.Put(b)

@@ -165,7 +165,7 @@ func badReaderAfterClose(r io.Reader) ([]byte, error) {
 // A Put inside a loop, the buffer used again on the next iteration
 // (a Put meant for the last iteration only).
 func badLoopPutThenUse(w io.Writer, items []string) {
-	b := bufs.Get()
+	b := bufs.Get() // want `not given back`
 	for i, s := range items {
 		b.WriteString(s) // want `after Put`
 		if i == len(items)-1 || len(s) > 10 {

@@ -147,7 +147,14 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		}
 		root, derived := c.vs.of(args[i])
 		if derived {
-			return
+			// sp.Put(s[:0]) gives back s.
+			x, ok := emptied(args[i])
+			if !ok {
+				return
+			}
+			if root, derived = c.vs.of(x); derived {
+				return
+			}
 		}
 		if c.isConstClass(root) {
 			return // a nil: nothing was taken from a pool
@@ -183,6 +190,24 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		}
 	}
 	return out
+}
+
+// emptied returns s for s[:n] or s[0:n], a slice that starts where s
+// does: putting it back puts back s's memory.
+func emptied(v ssa.Value) (ssa.Value, bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok || sl.Max != nil {
+		return nil, false
+	}
+	if _, ok := sl.X.Type().Underlying().(*types.Slice); !ok {
+		return nil, false
+	}
+	if sl.Low != nil {
+		if k, ok := sl.Low.(*ssa.Const); !ok || k.Int64() != 0 {
+			return nil, false
+		}
+	}
+	return sl.X, true
 }
 
 // invokedRelease resolves a release method called through an interface

@@ -14,7 +14,7 @@ import (
 
 // suites are the test packages under testdata/src: each has bad cases,
 // marked with // want, and clean look-alikes that must not be reported.
-var suites = []string{"useafter", "doubleput", "escape", "nonpointer", "reset", "clean"}
+var suites = []string{"useafter", "doubleput", "escape", "nonpointer", "reset", "leak", "clean"}
 
 // factsOnly filters the facts analysistest reports for packages whose
 // functions are not annotated with them: every function that gives back
@@ -38,15 +38,6 @@ func TestFacts(t *testing.T) {
 // else. One run loads the standard library once for all of them.
 func TestSuites(t *testing.T) {
 	analysistest.Run(factsOnly{t}, analysistest.TestData(), poolvet.Analyzer, suites...)
-}
-
-// TestLeak runs the quieter check, which is off by default.
-func TestLeak(t *testing.T) {
-	if err := poolvet.Analyzer.Flags.Set("leak", "true"); err != nil {
-		t.Fatal(err)
-	}
-	defer poolvet.Analyzer.Flags.Set("leak", "false")
-	analysistest.Run(factsOnly{t}, analysistest.TestData(), poolvet.Analyzer, "leak")
 }
 
 // recorder counts what analysistest reports instead of failing.

@@ -67,21 +67,25 @@ type release struct {
 }
 
 type checker struct {
-	pass   *analysis.Pass
-	fns    []*ssa.Function
-	vs     *values
-	facts  map[*ssa.Function]*releasesFact // facts of this package's functions; closures bind FreeVars after Params
-	calls  map[token.Pos]*ast.CallExpr
-	seen   map[string]bool
-	usedAt map[token.Pos]bool    // uses already reported after an earlier release
-	resets map[types.Object]bool // sync.Pools whose Gets are reset, or may be
-	gets   map[types.Object]bool // sync.Pools with a Get in this package
+	pass     *analysis.Pass
+	pkg      *ssa.Package
+	fns      []*ssa.Function
+	vs       *values
+	facts    map[*ssa.Function]*releasesFact // facts of this package's functions; closures bind FreeVars after Params
+	calls    map[token.Pos]*ast.CallExpr
+	seen     map[string]bool
+	usedAt   map[token.Pos]bool    // uses already reported after an earlier release
+	resets   map[types.Object]bool // pools whose Gets are returned: reset, or not, out of sight
+	gets     map[types.Object]bool // pools with a Get in this package
+	dirtyGet map[types.Object]bool // pools with a Get whose value is used before a Reset
+	hooks    map[types.Object]bool // reuse.Pools whose Reset hook is set (nil: one unknown)
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	c := &checker{
 		pass:   pass,
+		pkg:    ssaRes.Pkg,
 		fns:    ssaRes.SrcFuncs,
 		facts:  make(map[*ssa.Function]*releasesFact),
 		calls:  make(map[token.Pos]*ast.CallExpr),
@@ -311,8 +315,8 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		}
 	}
 	for _, r := range rels {
-		if r.rule && r.method == "sync.Pool.Put" {
-			c.checkSyncPoolPut(fn, r)
+		if r.rule && (r.method == "sync.Pool.Put" || r.method == module+".Pool.Put") {
+			c.checkResetPut(fn, r)
 		}
 		if r.deferred {
 			c.checkDeferred(fn, r, rels)

@@ -8,7 +8,7 @@ import (
 	"github.com/reuse-go/reuse"
 )
 
-var bufs reuse.Pool[*bytes.Buffer]
+var bufs = reuse.Pool[*bytes.Buffer]{Reset: (*bytes.Buffer).Reset}
 
 var list [][]byte
 

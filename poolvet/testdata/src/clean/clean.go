@@ -282,3 +282,22 @@ func cleanInterfaceCloseDeferred(w io.Writer, p []byte) error {
 	_, err := zw.Write(p)
 	return err
 }
+
+// The field swap of grpc-go (credentials/alts/internal/conn/record.go,
+// v1.85.0): the handle in a field is replaced by a new pooled buffer, and
+// only then is the old one Put. p is the new buffer: it was reported as a
+// use after Put, because every load of p.h counted as one value.
+type swapConn struct {
+	h *[]byte
+}
+
+var swapPool = sync.Pool{New: func() any { b := make([]byte, 0, 64); return &b }}
+
+func (c *swapConn) cleanFieldSwap(data []byte) []byte {
+	old := c.h
+	c.h = swapPool.Get().(*[]byte)
+	p := (*c.h)[:0]
+	swapPool.Put(old)
+	p = append(p, data...)
+	return append([]byte(nil), p...)
+}

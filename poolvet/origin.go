@@ -486,8 +486,13 @@ func (vs *values) phi(x *ssa.Phi) origin {
 // argument, and an aliasing method (Bytes) memory of its receiver.
 func (vs *values) call(x *ssa.Call) origin {
 	c := x.Common()
-	if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(c.Args) > 0 {
-		return vs.same(c.Args[0])
+	if b, ok := c.Value.(*ssa.Builtin); ok && len(c.Args) > 0 {
+		switch b.Name() {
+		case "append":
+			return vs.same(c.Args[0])
+		case "String", "Slice", "StringData", "SliceData": // package unsafe
+			return vs.shared(c.Args[0])
+		}
 	}
 	if recv, name := methodCall(c); recv != nil && aliasMethods[name] && aliasing(x.Type()) {
 		return vs.shared(recv)

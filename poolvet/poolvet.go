@@ -75,6 +75,7 @@ type checker struct {
 	calls    map[token.Pos]*ast.CallExpr
 	seen     map[string]bool
 	usedAt   map[token.Pos]bool    // uses already reported after an earlier release
+	ranges   []*ast.RangeStmt      // the range statements of the package, once needed
 	resets   map[types.Object]bool // pools whose Gets are returned: reset, or not, out of sight
 	gets     map[types.Object]bool // pools with a Get in this package
 	dirtyGet map[types.Object]bool // pools with a Get whose value is used before a Reset
@@ -334,14 +335,30 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 func (c *checker) checkAfter(fn *ssa.Function, r release) {
 	reg := after(r.instr, c.kills(fn, r.root))
 	tainted := c.taint(reg, r.root)
+	cells := c.holders(fn, tainted)
 	reported := map[int]bool{}
+	for _, late := range c.lateUses(fn, r, tainted) {
+		pos := late.Pos()
+		if c.usedAt[pos] {
+			continue
+		}
+		c.usedAt[pos] = true
+		what := "the deferred call runs when the function returns"
+		if _, ok := late.(*ssa.Go); ok {
+			what = "the goroutine started here may run after it"
+		}
+		c.report(pos, fmt.Sprintf("%s is used after %s at %s: %s", c.name(r), verbOf(r.kind), c.where(r.instr.Pos()), what), r.instr.Pos())
+	}
 	for _, in := range reg.instrs {
-		if !c.usesTainted(in, tainted) {
+		if !c.usesTainted(in, tainted) && !usesCell(in, cells) && !c.closureUses(in, tainted) {
 			continue
 		}
 		pos := posOf(in)
 		if !pos.IsValid() {
 			continue
+		}
+		if in.Block().Comment == "rangeindex.body" && !in.Pos().IsValid() {
+			pos = c.rangeAt(pos) // an element read by the range clause
 		}
 		line := c.pass.Fset.Position(pos).Line
 		if reported[line] || c.usedAt[pos] {
@@ -392,7 +409,7 @@ func (c *checker) usesTainted(in ssa.Instruction, tainted map[ssa.Value]bool) bo
 		return false
 	}
 	if v, ok := in.(ssa.Value); ok {
-		if vr, _ := c.vs.of(v); tainted[vr] {
+		if vr, _ := c.vs.of(v); tainted[vr] && !c.loadsPooled(in, tainted) {
 			return false // the same memory under another name: its uses count
 		}
 	}
@@ -405,6 +422,20 @@ func (c *checker) usesTainted(in ssa.Instruction, tainted map[ssa.Value]bool) bo
 		}
 	}
 	return false
+}
+
+// loadsPooled reports whether in loads from pooled memory (a slice kept in
+// a pooled *[]byte), not from a local variable that holds the pooled value.
+func (c *checker) loadsPooled(in ssa.Instruction, tainted map[ssa.Value]bool) bool {
+	l, ok := in.(*ssa.UnOp)
+	if !ok || l.Op != token.MUL {
+		return false
+	}
+	if _, local := c.vs.single[l.X]; local {
+		return false
+	}
+	r, _ := c.vs.of(l.X)
+	return tainted[r]
 }
 
 // readsNoMemory reports whether in reads nothing of the memory its

@@ -500,10 +500,19 @@ func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
 		}
 		c.report(r.instr.Pos(), fmt.Sprintf("%s is Put twice: here and by the deferred Put at %s", c.name(r), c.where(d.instr.Pos())), d.instr.Pos())
 	}
+	classes := map[ssa.Value]bool{d.root: true}
+	cells := c.holders(fn, classes)
 	for _, in := range reg.instrs {
 		vals, what := c.leaving(in, d.root)
-		c.reportLeaving(in, vals, what, d, name)
+		c.reportLeaving(in, vals, what, d, name, classes, cells)
 	}
+}
+
+// loadsCell reports whether v is loaded from a cell: a struct that holds
+// pooled memory, copied out whole.
+func loadsCell(v ssa.Value, cells map[ssa.Value]bool) bool {
+	l, ok := v.(*ssa.UnOp)
+	return ok && l.Op == token.MUL && cells[l.X]
 }
 
 // leaving returns the values in hands to the caller or to memory that
@@ -518,6 +527,9 @@ func (c *checker) leaving(in ssa.Instruction, root ssa.Value) ([]ssa.Value, stri
 			return []ssa.Value{x.Val}, "returned"
 		}
 		if c.escapes(x.Addr, root) {
+			if e := appendedElem(x.Val); e != nil {
+				return []ssa.Value{x.Val, e}, "stored"
+			}
 			return []ssa.Value{x.Val}, "stored"
 		}
 	case *ssa.Send:
@@ -532,10 +544,15 @@ func (c *checker) leaving(in ssa.Instruction, root ssa.Value) ([]ssa.Value, stri
 
 // reportLeaving reports the first of vals that is d's value, which in
 // hands on while d gives it back at return.
-func (c *checker) reportLeaving(in ssa.Instruction, vals []ssa.Value, what string, d release, name string) {
+func (c *checker) reportLeaving(in ssa.Instruction, vals []ssa.Value, what string, d release, name string, classes, cells map[ssa.Value]bool) {
 	for _, v := range vals {
-		if vr, _ := c.vs.of(v); vr != d.root {
+		vr, _ := c.vs.of(v)
+		holds := vr != d.root && (classes[vr] || cells[v] || loadsCell(v, cells))
+		if vr != d.root && !holds {
 			continue
+		}
+		if holds {
+			name = "memory of " + name
 		}
 		pos := posOf(in)
 		if !pos.IsValid() {
@@ -573,6 +590,11 @@ func (c *checker) escaping(in ssa.Instruction) (v ssa.Value, identityToo bool) {
 		if r, _ := c.vs.of(x.Val); c.escapes(x.Addr, r) {
 			return x.Val, false
 		}
+		if e := appendedElem(x.Val); e != nil {
+			if r, _ := c.vs.of(e); c.escapes(x.Addr, r) {
+				return e, false // c.parts = append(c.parts, b.Bytes())
+			}
+		}
 	case *ssa.Send:
 		return x.X, true
 	case *ssa.MapUpdate:
@@ -581,6 +603,39 @@ func (c *checker) escaping(in ssa.Instruction) (v ssa.Value, identityToo bool) {
 		}
 	}
 	return nil, false
+}
+
+// appendedElem returns the first element of aliasing type that
+// append(s, e...) adds from a literal list (its variadic arguments), or nil:
+// appending b.Bytes() to a slice stores it there.
+func appendedElem(v ssa.Value) ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 2 {
+		return nil
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" {
+		return nil
+	}
+	sl, ok := call.Call.Args[1].(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	al, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *al.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia && aliasing(st.Val.Type()) {
+				return st.Val
+			}
+		}
+	}
+	return nil
 }
 
 // checkPutAfter reports in, where v of class root escapes, if a Put of

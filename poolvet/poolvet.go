@@ -104,9 +104,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.computeFacts()
 	c.scanResets()
+	var puts []fieldPut
 	for _, fn := range c.fns {
-		c.checkFunc(fn)
+		puts = append(puts, c.checkFunc(fn)...)
 	}
+	c.checkHandoffs(puts)
 	return nil, nil
 }
 
@@ -301,8 +303,9 @@ func (c *checker) factOf(fn *ssa.Function) *releasesFact {
 	return nil
 }
 
-// checkFunc runs every check on one function.
-func (c *checker) checkFunc(fn *ssa.Function) {
+// checkFunc runs every check on one function, and returns its releases of
+// values loaded from fields, for checkHandoffs.
+func (c *checker) checkFunc(fn *ssa.Function) []fieldPut {
 	var rels []release
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
@@ -329,6 +332,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	if leakCheck {
 		c.checkLeaks(fn, rels)
 	}
+	return c.fieldPuts(rels)
 }
 
 // checkAfter reports uses of r's value on the paths after r.

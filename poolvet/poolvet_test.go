@@ -34,6 +34,12 @@ func TestFacts(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), poolvet.Analyzer, "helper")
 }
 
+// TestCVE202345286 checks a reduced copy of go-resty v2.10.0, whose pooled
+// body buffer was Put twice across retries, and of its fix.
+func TestCVE202345286(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), poolvet.Analyzer, "resty")
+}
+
 // TestSuites checks every suite strictly: each // want reported, nothing
 // else. One run loads the standard library once for all of them.
 func TestSuites(t *testing.T) {

@@ -31,12 +31,16 @@ const doc = `report misuse of pooled values
 poolvet finds, on the paths of the control-flow graph:
   - a value, or memory derived from it, used after it was Put into a pool
     (sync.Pool and the pools of github.com/reuse-go/reuse), or a pooled
-    handle used after Close;
-  - a value Put twice, also through helper functions that Put their argument;
+    handle used after Close, also by a deferred call, a goroutine or a
+    closure, or through a reader, writer or struct that holds it;
+  - a value Put twice, also through helper functions that Put their
+    argument, and a field's value handed to another field that is Put;
   - pooled memory returned or stored while a deferred Put gives it back, or
     stored before it is Put;
   - non-pointer values Put into a sync.Pool;
-  - buffers Put into a sync.Pool that nobody resets.`
+  - buffers Put dirty into a pool that nobody resets;
+  - values taken from a pool and not given back on some path to a return
+    (-leak=false turns this off).`
 
 // releasesFact records the parameters a function gives back on every path
 // that returns: Put lists those it puts into a pool, Close the pooled

@@ -156,19 +156,9 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		if i >= len(args) {
 			return
 		}
-		root, derived := c.vs.of(args[i])
-		if derived {
-			// sp.Put(s[:0]) gives back s.
-			x, ok := emptied(args[i])
-			if !ok {
-				return
-			}
-			if root, derived = c.vs.of(x); derived {
-				return
-			}
-		}
-		if c.isConstClass(root) {
-			return // a nil: nothing was taken from a pool
+		root, ok := c.releasedRoot(args[i])
+		if !ok {
+			return
 		}
 		out = append(out, release{in, root, args[i], i, k, deferred, r, key, helper})
 	}
@@ -201,6 +191,24 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		}
 	}
 	return out
+}
+
+// releasedRoot returns the class of the value a release gives back when
+// passed arg: arg's own, or s's for s[:0]. It reports false for memory of
+// a value (a field, a subslice) and for a nil.
+func (c *checker) releasedRoot(arg ssa.Value) (ssa.Value, bool) {
+	root, derived := c.vs.of(arg)
+	if derived {
+		// sp.Put(s[:0]) gives back s.
+		x, ok := emptied(arg)
+		if !ok {
+			return nil, false
+		}
+		if root, derived = c.vs.of(x); derived {
+			return nil, false
+		}
+	}
+	return root, !c.isConstClass(root) // a nil: nothing was taken from a pool
 }
 
 // emptied returns s for s[:n] or s[0:n], a slice that starts where s

@@ -241,18 +241,8 @@ func (c *checker) resetInShallow(fn *ssa.Function, rep ssa.Value) bool {
 // that took it, without a Reset, into a pool whose Gets do not all reset
 // either: a sync.Pool, or a reuse.Pool without a Reset hook.
 func (c *checker) checkResetPut(fn *ssa.Function, r release) {
-	pc, ok := poolCallOf(r.instr.Common(), "Put")
-	if !ok || pc.key == nil || pc.key.Exported() || !c.gets[pc.key] || c.resets[pc.key] || !c.dirtyGet[pc.key] {
-		return
-	}
-	t := r.arg.Type()
-	if mi, ok := r.arg.(*ssa.MakeInterface); ok {
-		t = mi.X.Type()
-	}
-	if !pointerShaped(t) || !hasReset(t) {
-		return
-	}
-	if !pc.sync && (c.hooks[pc.key] || c.hooks[nil]) {
+	pc, t, ok := c.unresetPool(r)
+	if !ok {
 		return
 	}
 	get := c.getOf(fn, r.root, pc.key)
@@ -265,6 +255,25 @@ func (c *checker) checkResetPut(fn *ssa.Function, r release) {
 		return
 	}
 	c.report(r.instr.Pos(), fmt.Sprintf("%s (%s) is Put into %s without Reset, and the pool has no Reset hook: the next Get returns its old contents; set the pool's Reset, or call Reset before Put", c.name(r), ts, pc.key.Name()), 0)
+}
+
+// unresetPool returns the pool r Puts into and the type of the value, when
+// that pool may hand out dirty values: unexported, with a Get that uses its
+// value before a Reset, none returned out of sight, and for a reuse.Pool no
+// hook; and the value has a Reset method.
+func (c *checker) unresetPool(r release) (poolCall, types.Type, bool) {
+	pc, ok := poolCallOf(r.instr.Common(), "Put")
+	if !ok || pc.key == nil || pc.key.Exported() || !c.gets[pc.key] || c.resets[pc.key] || !c.dirtyGet[pc.key] {
+		return pc, nil, false
+	}
+	if !pc.sync && (c.hooks[pc.key] || c.hooks[nil]) {
+		return pc, nil, false
+	}
+	t := r.arg.Type()
+	if mi, ok := r.arg.(*ssa.MakeInterface); ok {
+		t = mi.X.Type()
+	}
+	return pc, t, pointerShaped(t) && hasReset(t)
 }
 
 // getOf returns the Get of pool key in fn that took the value of class

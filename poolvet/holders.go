@@ -179,7 +179,14 @@ func (c *checker) lateUses(fn *ssa.Function, r release, classes map[ssa.Value]bo
 			default:
 				continue
 			}
-			if !c.callUses(ci, classes) || !after(ci, c.kills(fn, r.root)).in[r.instr] {
+			if !c.callUses(ci, classes) {
+				continue
+			}
+			reg := after(ci, c.kills(fn, r.root))
+			if !reg.in[r.instr] {
+				continue
+			}
+			if _, ok := ci.(*ssa.Go); ok && waitsBefore(reg, r.instr) {
 				continue
 			}
 			out = append(out, ci)
@@ -256,4 +263,41 @@ func (c *checker) rangeAt(pos token.Pos) token.Pos {
 		return pos
 	}
 	return best.For
+}
+
+// waitsBefore reports whether the function may wait for something between
+// a go statement and the release put, on a path in reg: a channel receive,
+// a select, or a Lock or Wait method of package sync. The goroutine may be
+// done with the value by then, so its use is not reported (fasthttp's
+// client.go hands a pooled channel to a goroutine and waits on it).
+func waitsBefore(reg *region, put ssa.Instruction) bool {
+	for _, in := range reg.instrs {
+		if !waits(in) {
+			continue
+		}
+		if after(in, nil).in[put] {
+			return true
+		}
+	}
+	return false
+}
+
+// waits reports whether in may block until another goroutine acts.
+func waits(in ssa.Instruction) bool {
+	switch x := in.(type) {
+	case *ssa.Select:
+		return true
+	case *ssa.UnOp:
+		return x.Op == token.ARROW
+	case ssa.CallInstruction:
+		fn, ok := x.Common().Value.(*ssa.Function)
+		if !ok || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "sync" {
+			return false
+		}
+		switch fn.Name() {
+		case "Lock", "RLock", "Wait":
+			return true
+		}
+	}
+	return false
 }

@@ -301,3 +301,36 @@ func (c *swapConn) cleanFieldSwap(data []byte) []byte {
 	p = append(p, data...)
 	return append([]byte(nil), p...)
 }
+
+// The shape of fasthttp v1.56.0's client.go: a pooled channel handed to a
+// goroutine, which sends on it only while the caller has not given up;
+// the caller receives, or gives up under the lock, before the Put.
+var chPool sync.Pool
+
+func cleanGoroutineSynchronized(work func() int) int {
+	chv := chPool.Get()
+	if chv == nil {
+		chv = make(chan int, 1)
+	}
+	ch := chv.(chan int)
+	var mu sync.Mutex
+	var timedout bool
+	go func() {
+		v := work()
+		mu.Lock()
+		if !timedout {
+			ch <- v
+		}
+		mu.Unlock()
+	}()
+	var v int
+	select {
+	case v = <-ch:
+	default:
+		mu.Lock()
+		timedout = true
+		mu.Unlock()
+	}
+	chPool.Put(chv)
+	return v
+}

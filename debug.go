@@ -51,15 +51,15 @@ const Debug = debug.Enabled
 // The bookkeeping lives in side tables keyed by weak pointers to the objects,
 // so it keeps nothing alive: pools and their objects are collected as usual.
 // It costs a lock, a stack capture and, for poisoned or snapshotted memory, a
-// pass over it on each Put and each Get: about 2 µs per Get/Put pair instead
-// of 15 to 20 ns (go1.26, 2.8 GHz Xeon; most of it capturing the stacks), and
-// no allocation once an object has been seen, so allocation tests still
-// hold. That is for tests, not production. Under TinyGo records are never
+// pass over it on each Put and each Get, which makes a Get/Put pair many
+// times slower (benchmarks/README.md has the figures), and no allocation
+// once an object has been seen, so allocation tests still hold.
+// That is for tests, not production. Under TinyGo records are never
 // freed, so memory grows with the number of distinct objects pooled.
 //
 // A normal build has none of it: every hook sits behind the constant Debug,
-// and the compiled Get and Put are instruction for instruction those of a
-// module without the debug build.
+// and the compiler removes them, so Get and Put compile to the same code as
+// in a module without the debug build.
 type Misuse struct {
 	// Kind is DoublePut, UseAfterPut or Leak.
 	Kind MisuseKind

@@ -3,9 +3,26 @@
 // The root package holds the typed core: [Pool], a generic pool over
 // sync.Pool with reset and accept hooks, zero allocations for any element
 // type and cheap statistics, and [Slices], a size-classed pool of slices whose
-// retained memory is bounded from the first call. Byte buffers, pooled codecs
-// and test helpers live in subpackages: bytebuf, gzpool, zlibpool, flatepool,
-// bufiopool, jsonpool and reusetest.
+// retained memory is bounded from the first call. The subpackages:
+//
+//   - bytebuf: byte buffers, in a pool whose retention is bounded;
+//   - codec: the engine behind the pooled compressors, for plugging in one of
+//     your own;
+//   - gzpool, zlibpool, flatepool: pooled compress/gzip, compress/zlib and
+//     compress/flate readers and writers;
+//   - bufiopool: pooled bufio readers and writers;
+//   - jsonpool: JSON encoding and decoding through pooled encoders and
+//     buffers;
+//   - httpcompress: compression of HTTP responses, and of gzip request
+//     bodies, with pooled compressors;
+//   - reusetest: test helpers that measure allocations, route the debug
+//     build's reports to the test that caused them and wait for the garbage
+//     collector.
+//
+// Three nested modules keep their third-party dependencies out of this one:
+// kgzip (gzpool over github.com/klauspost/compress), httpcompress/khttp
+// (httpcompress over klauspost/compress, with zstd) and reuseprom (the
+// pools' counters for Prometheus).
 //
 // A Pool needs no constructor:
 //
@@ -86,7 +103,7 @@
 // slots need the runtime's procPin, which the module reaches with
 // //go:linkname; Go tolerates that for widely used packages but does not
 // promise it, and reuse_nolinkname is the exit should a Go release close the
-// door (see internal/perp).
+// door.
 //
 // # Cost of counting
 //
@@ -96,15 +113,8 @@
 // that counts also takes a second path through Get and Put, one call deeper,
 // so that pools that do not count test no flag on theirs.
 //
-// Counted in instructions under callgrind, which is not noisy (Go 1.26): 133
-// per pair for sync.Pool, 126 for Pool, 169 with CountAll (146 when the count
-// was a test on the common path, which cost the other pools a taken branch
-// per call: see BenchmarkHooks). A Pool[[]byte] costs 157 against 137 for a
-// sync.Pool of *[]byte, where a sync.Pool storing []byte allocates on every
-// Put. The per-P slots' bookkeeping (the sweep's use mark, a bounds check
-// that follows GOMAXPROCS) costs Pool about 5 instructions per pair over the
-// slots it had before; wall-clock ratios on a shared machine move more than
-// that between two builds of the same code.
+// benchmarks/README.md gives what counting costs, in instructions and in
+// time.
 //
 // # When not to pool
 //
@@ -112,8 +122,8 @@
 // pooled buffer must usually be cleared to behave like a fresh one. Against
 // make([]byte, n) plus the same use (BenchmarkCrossover; the pooled buffer
 // is cleared each time, to match make; benchmarks/README.md has the figures),
-// pooling a pointer paid from about 16 B on the reference machine, and allocating is as cheap
-// below that (pitfall P8); a value stored without a pointer in a plain
+// pooling a pointer paid from about 16 B on the reference machine, and
+// allocating is as cheap below that (pitfall P8); a value stored without a pointer in a plain
 // sync.Pool pays an allocation on every Put and only wins from about 256 B.
 //
 // # Debug build

@@ -40,7 +40,7 @@ type Pool[T any] struct {
 	//
 	// Accept may also reset the value it keeps, with Reset left nil: Put
 	// then makes one call through a function value instead of two, which is
-	// most of what the hooks cost on a small value (BenchmarkHooks).
+	// most of what the hooks cost on a small value.
 	Accept func(T) bool
 
 	// CountAll makes Stats count every Get and Put. It is off by default
@@ -122,21 +122,26 @@ func (s Stats) Hits() uint64 {
 // Get takes a value from the pool, or returns New() when the pool is empty
 // (the zero T when New is nil). The caller owns the value until it Puts it.
 //
-// Get and Put are written for what they compile to, measured with callgrind
-// and paired timings (Go 1.26, amd64; BenchmarkHooks): go:nosplit drops the
-// stack check (their frames are small, and the linker checks the bound);
-// perp.At is written out as a condition, which drops a jump and a second nil
-// test of the slot; the slot array is loaded after Pin, so that it is not
-// kept across the call; Val is tested before Take, which drops Take's own
-// second test; Put reads mode again after Pin, its helpers reading it
-// themselves, so that mode is not kept across the hooks' calls; and a pool
-// that counts every call takes getSlow and putSlow, so that the others test
-// no counting flag. Per Get+Put of a *T, before and after: 142 and 127
-// instructions without hooks, 168 and 141 with Reset and Accept (the same
-// code inline around a sync.Pool: 140), 146 and 169 with CountAll.
+// A value from the pool has been through Reset, when Reset is set. Get may
+// treat the pool as empty at any time, as sync.Pool's Get may: do not assume
+// any relation between the values Put and those Get returns. Outside the
+// debug build, Get allocates nothing but what New does. It panics on a nil
+// *Pool.
 //
 //go:nosplit
 func (p *Pool[T]) Get() T {
+	// Implementation: Get and Put are written for what they compile to,
+	// measured with callgrind and paired timings (Go 1.26, amd64;
+	// BenchmarkHooks): go:nosplit drops the stack check (their frames are small, and the linker checks the bound);
+	// perp.At is written out as a condition, which drops a jump and a second nil
+	// test of the slot; the slot array is loaded after Pin, so that it is not
+	// kept across the call; Val is tested before Take, which drops Take's own
+	// second test; Put reads mode again after Pin, its helpers reading it
+	// themselves, so that mode is not kept across the hooks' calls; and a pool
+	// that counts every call takes getSlow and putSlow, so that the others test
+	// no counting flag. Per Get+Put of a *T, before and after: 142 and 127
+	// instructions without hooks, 168 and 141 with Reset and Accept (the same
+	// code inline around a sync.Pool: 140), 146 and 169 with CountAll.
 	if p == nil {
 		panic("reuse: Pool.Get: nil *Pool")
 	}

@@ -32,8 +32,8 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // and more than half its size; and when the pool holds no slice of n's
 // class, Get takes one of the nearest larger class below twice its size, if
 // it holds one, before it makes a new one. On a spread of sizes that saves
-// about a third of the allocations (BenchmarkSlicesDist in the benchmarks
-// module), at the price of that slice's extra room.
+// allocations (benchmarks/README.md has the figures), at the price of that
+// slice's extra room.
 //
 // The zero value is ready to use, with the default MaxCap; NewSlices checks a
 // MaxCap before use. Set the fields before the first Get or Put and do not
@@ -47,10 +47,9 @@ var ErrSlicesConfig = errors.New("reuse: invalid Slices configuration")
 // Write every element before reading it, as with a buffer. Only a slice the
 // pool had to allocate is zeroed like one from make. Clearing is opt-in
 // because it costs in proportion to the capacity, where Get and Put cost the
-// same at any size: on the reference machine (BenchmarkSlices) a Get/Put pair
-// of 64 KiB takes about 13 ns, and 1.1 µs with Zero (make: 13 µs). With Zero
-// set, Put clears each slice's whole capacity, and Get then behaves exactly
-// like make. Set Zero for slices that held secrets, and for element types
+// same at any size (benchmarks/README.md has the figures). With Zero set,
+// Put clears each slice's whole capacity, and Get then behaves exactly like
+// make. Set Zero for slices that held secrets, and for element types
 // that hold pointers unless you clear them yourself: otherwise the pool keeps
 // what they point to alive until the slice is reused or collected.
 //

@@ -24,8 +24,8 @@ import (
 // tuned for. Each goroutine keeps distInFlight buffers in flight; one op
 // finishes the oldest (writes its length in chunks of at most distChunk
 // bytes, as a handler building output does), puts it back and gets a new
-// one in its place. scripts/disttable turns the results into the table in
-// README.md.
+// one in its place. scripts/disttable turns the results into the tables
+// of TABLES.md.
 const (
 	distInFlight = 4
 	distChunk    = 4 << 10

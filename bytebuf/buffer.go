@@ -2,6 +2,9 @@ package bytebuf
 
 import (
 	"io"
+	"sync"
+
+	"github.com/reuse-go/reuse/internal/perp"
 	"math"
 	"strconv"
 	"time"
@@ -27,29 +30,22 @@ const minRead = 512
 // copied after first use.
 type Buffer struct {
 	buf []byte
-	// home is the array the Buffer was made with, kept while buf is a larger
-	// array the Buffer grew into; nil while buf is home. Only Buffers from a
-	// Pool set it.
-	home []byte
 	// pool is the Pool that made the Buffer, nil for a Buffer made otherwise.
 	pool *Pool
-	// acct holds the Buffer's home capacity for the Pool's accounting.
+	// acct holds the Buffer's capacity for the Pool's count of bytes alive.
 	acct *account
+	// slots is the Pool's per-P array as of the Buffer's last Get or Put:
+	// the sizing state lives there, and lasts as long as any Buffer of the
+	// pool does (see Pool.slots).
+	slots *perp.Slot
+	// classes is the Pool's class pools as of the Buffer's making or last
+	// keeping, for the same reason.
+	classes *[]sync.Pool
 	// peak is the largest length the buffer held before its last Reset,
 	// Truncate or WriteTo since it left the pool, so that a Buffer emptied
 	// before Put (the bytebufferpool and fasttemplate idiom, or WriteTo)
 	// still tells its pool how much was written into it.
 	peak int
-	// gets and puts count the Get and Put calls on this Buffer not yet
-	// added to the Pool's counters; tick counts down the Puts to the next
-	// sample, and gtick counts up the Puts after growth. Only the owner
-	// touches them, so they need no atomics.
-	gets, puts, tick, gtick uint32
-	// need0 is the length the Buffer needed at its first growth since it
-	// left the pool, when it grew empty (a piece larger than its home
-	// array); 0 otherwise. Its sample tells the pool whether that piece was
-	// all that was written.
-	need0 uint32
 }
 
 // written returns the largest length the buffer held since it left the pool.
@@ -132,25 +128,28 @@ func (b *Buffer) grow(n int) {
 		b.pool.grow(b, need)
 		return
 	}
-	// Like append: at least double, so that n one-byte writes cost O(n).
-	// need > cap(b.buf) here; cap+need is written so that it cannot
-	// overflow for an n near math.MaxInt (2*cap+n did, and left the
-	// buffer smaller than asked).
-	c := need + min(cap(b.buf), math.MaxInt-need)
-	if c < 64 {
-		c = 64
-	}
-	buf := make([]byte, len(b.buf), c)
-	copy(buf, b.buf)
-	b.buf = buf
+	b.buf = appendGrow(b.buf, need)
+}
+
+// appendGrow returns buf copied into a new array with room for need bytes,
+// grown as append grows: at least double, so that n one-byte writes cost
+// O(n). need > cap(buf) here; cap+need is written so that it cannot
+// overflow for a need near math.MaxInt (2*cap+n did, and left the buffer
+// smaller than asked).
+func appendGrow(buf []byte, need int) []byte {
+	c := max(need+min(cap(buf), math.MaxInt-need), 64)
+	nb := make([]byte, len(buf), c)
+	copy(nb, buf)
+	return nb
 }
 
 // setBuf installs s, the result of appending to b.buf. When the append
-// reallocated (the Grow before it was too small), a pooled Buffer keeps its
-// home array for Put.
+// reallocated (the Grow before it was too small), the Buffer's count of
+// bytes alive follows the new capacity.
 func (b *Buffer) setBuf(s []byte) {
-	if cap(s) != cap(b.buf) && b.pool != nil && b.home == nil {
-		b.home = b.buf[:0]
+	if d := cap(s) - cap(b.buf); d != 0 && b.acct != nil {
+		b.acct.n.Add(int64(d))
+		b.pool.alive.Add(int64(d))
 	}
 	b.buf = s
 }
@@ -254,7 +253,7 @@ func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 
 // The Append methods format into an array on the stack and then write the
 // result, so that the buffer grows by exactly what is added (a reservation
-// larger than the result would make a pooled Buffer outgrow its home array
+// larger than the result would make a pooled Buffer outgrow its array
 // for nothing). A result longer than the array still works: strconv or time
 // then allocates it.
 

@@ -3,7 +3,7 @@
 // to the caller, keep the caller's writer alive, or be blown up by a
 // decompression bomb.
 //
-// A new gzip.Writer costs about 800 KB and 17 allocations before it compresses
+// A new gzip.Writer costs about 800 KB and 15 allocations before it compresses
 // a byte, so compressing a small payload with gzip.NewWriter spends nearly all
 // its time setting up. The pooled forms keep one pool of writers per level and
 // one of readers:

@@ -79,10 +79,19 @@ type Slot struct {
 	// last there).
 	Val2 unsafe.Pointer
 	Aux2 uintptr
+	// Stack holds more values, with the same rules as Val: the sweep may
+	// set any of them to nil at any time (bytebuf.Pool keeps a stack of
+	// Buffers there). Depth is the owner's alone, its count of Stack's
+	// entries in use: an entry below it may be nil after a sweep.
+	Stack [StackLen]unsafe.Pointer
+	Depth uint32
 	// used is set by Take and Take2 and cleared by the sweep.
 	used uint32
-	_    [SlotSize - 16 - 5*unsafe.Sizeof(uintptr(0)) - 4]byte
+	_    [SlotSize - 16 - (5+StackLen)*unsafe.Sizeof(uintptr(0)) - 8]byte
 }
+
+// StackLen is the number of entries of Slot.Stack.
+const StackLen = 6
 
 // Slots is a set of per-P slots. The zero value is ready to use; a Slots
 // must not be copied after first use. Embed it in the structure it serves: the
@@ -433,13 +442,21 @@ func (s *Slots) sweep() {
 			if atomic.LoadPointer(&sl.Val2) != nil {
 				atomic.StorePointer(&sl.Val2, nil)
 			}
+			for k := range sl.Stack {
+				if atomic.LoadPointer(&sl.Stack[k]) != nil {
+					atomic.StorePointer(&sl.Stack[k], nil)
+				}
+			}
 		}
 		if idle {
 			s.mu.Lock()
-			if s.arr.Load() == a && !s.kept {
+			if s.arr.Load() == a && !s.kept && !short {
 				// Folded now, not retired: an idle pool keeps no per-P
 				// memory (a Put in flight on a pool idle for a whole
-				// interval may lose its count, not its value).
+				// interval may lose its count, not its value). A short
+				// Slots' array goes to the victim in letGo instead, whose
+				// weak pointer lets an owner that holds it by other means
+				// take it back.
 				g, p := sum(a)
 				s.gets.Add(g)
 				s.puts.Add(p)
@@ -459,10 +476,9 @@ func (s *Slots) sweep() {
 	}
 }
 
-// letGo is the end of the sweep of a short Slots: it drops the victim the
-// previous sweep left, which no Make took back (the collector that ran
-// before this sweep has freed it), and turns the array, emptied, into the
-// victim, after adding its counters to s's own. So a pool in use makes no
+// letGo is the end of the sweep of a short Slots: it turns the array,
+// emptied, into the victim (replacing the victim the previous sweep left,
+// if a Make took that back), after adding its counters to s's own. So a pool in use makes no
 // array after each collection (its next Make takes the victim back), and
 // one whose use ended before a collection holds no per-P memory after the
 // next one, as a sync.Pool, whose victim cache the collection after that
@@ -470,9 +486,15 @@ func (s *Slots) sweep() {
 func (s *Slots) letGo() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.victim = weak.Pointer[Slot]{}
 	a := s.arr.Load()
 	if a == nil || s.kept {
+		// No Make took the victim back since the last sweep: keep the
+		// weak pointer, which the collector clears when it frees the
+		// array, unless the owner holds it by other means (bytebuf's
+		// Buffers point to it); once cleared, let its handle go too.
+		if s.victim.Value() == nil {
+			s.victim = weak.Pointer[Slot]{}
+		}
 		return
 	}
 	g, p := sum(a)

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"unsafe"
-	"weak"
 )
 
 func TestSlotLayout(t *testing.T) {
@@ -123,15 +122,16 @@ func TestSweepShort(t *testing.T) {
 	put(&s, x)
 	take(&s)
 	s.sweep() // used: the array becomes the victim again
-	s.sweep() // no Make took it back: the victim is dropped
+	s.sweep() // no Make took it back: it stays the victim, held weakly
 	if len(idle) != 3 || idle[1] || !idle[2] {
 		t.Errorf("onSweep saw idle = %v, want [false false true]", idle)
 	}
-	if s.victim != (weak.Pointer[Slot]{}) {
-		t.Errorf("a victim no Make took back is still held after the next sweep")
-	}
-	if b := s.Make(); b == a {
-		t.Errorf("Make after two sweeps took back the dropped victim")
+	// a still holds the array here, as bytebuf's Buffers do: with no
+	// collection, the weak pointer still reaches it, and Make takes it
+	// back (its sizing state with it). TestShortFreedBySecondCollection
+	// checks that nothing holds it once no owner does.
+	if b := s.Make(); b != a {
+		t.Errorf("Make after two sweeps without a collection did not take back the array still held")
 	}
 }
 

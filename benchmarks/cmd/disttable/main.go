@@ -1,5 +1,5 @@
 // Command disttable turns the output of BenchmarkDist (go test -bench Dist,
-// any -count and -cpu) into the Markdown tables of README.md: a summary of
+// any -count and -cpu) into the Markdown tables of TABLES.md: a summary of
 // bytebuf against the best of the four other pools for each metric, and the
 // medians of every pool. It reads the benchmark output on standard input
 // and writes Markdown on standard output; scripts/disttable runs it.

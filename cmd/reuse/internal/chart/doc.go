@@ -5,8 +5,8 @@
 // HTML page must be one self-contained file that opens without network
 // access, and the reuse module must not gain a third-party dependency; the Go
 // charting libraries either draw to raster images, emit JavaScript that loads
-// from a CDN, or pull in dependencies. Two chart kinds with a fixed look are
-// about three hundred lines, tested for well-formed SVG and correct scales.
+// from a CDN, or pull in dependencies. Two chart kinds with a fixed look
+// need little code, and it is tested for well-formed SVG and correct scales.
 //
 // # Ownership
 //

@@ -1,0 +1,194 @@
+package bytebuf
+
+import (
+	"math/bits"
+
+	"github.com/reuse-go/reuse/internal/perp"
+)
+
+// Size classes: four per doubling (1024, 1280, 1536, 1792, 2048, ...), so
+// that rounding a length up to its class wastes less than a quarter of it.
+// Classes are numbered from 0 (size 1); class 4s+3 has size 4<<s, so every
+// power of two is a class size. Default capacities and growth use the powers
+// of two only; the other classes hold arrays that an append made (see store).
+
+// classOf returns the smallest class whose size is at least n (0 for n <= 1).
+func classOf(n int) int {
+	m := uint(max(n, 1) - 1)
+	s := bits.Len(m|7) - 3
+	return 4*s + int(m>>s)
+}
+
+// classSize returns the size of class c >= 0.
+func classSize(c int) int {
+	k := c + 1
+	sh := max(k>>2-1, 0)
+	return (k - 4*sh) << sh
+}
+
+// defSize returns the size of a power-of-two class d (d%4 == 3).
+func defSize(d int) int { return 1 << ((d + 5) >> 2) }
+
+// The sizing rule. Each processor (P) keeps a default capacity, a power of
+// two, and counts one Put in sampleEvery of its Puts: over a window of
+// those, how many lengths exceeded the default, exceeded twice it, and fitted
+// half of it. At the end of each window the default moves:
+//
+//   - up to the power of two of the smallest length of the window, when every
+//     one exceeded it (a rise of any size is followed at once),
+//   - else up four-fold when at least an eighth needed more than twice it,
+//   - else up two-fold when at least 3/16 needed more than it,
+//   - else down to the power of two of the largest length of the window,
+//     when every one fitted half of it (a fall of any size likewise),
+//   - else down two-fold when at least 15/16 fitted half of it.
+//
+// So the default settles where fewer than 3/16 of the lengths exceed it and
+// more than 1/16 exceed half of it. The rule reads nothing but the lengths,
+// in order, so the same lengths give the same defaults.
+const (
+	// sampleEvery is how many Puts of a P make one sample.
+	sampleEvery = 4
+	// window is the number of samples a window counts; the first window,
+	// which moves the default from its initial value, counts firstWindow.
+	window      = 240
+	firstWindow = 32
+	// initialClass is the class of the default before any window ends:
+	// 512 bytes.
+	initialClass = 4*6 + 7 // classSize(31) == 512
+	// minClass is the smallest default class: 64 bytes.
+	minClass = 4*3 + 7 // classSize(19) == 64
+)
+
+// sizer is the sizing state of one P, packed into the two words perp.Slot
+// gives its owner (Aux, Aux2), 32 bits of each. The default is stored as
+// its class XOR initialClass, so that the zero state stands for the
+// initial default, with bit 7 set once the first window has ended.
+type sizer struct {
+	def                 uint8 // the default class ^ initialClass, | 0x80 after the first window
+	n                   uint8 // samples in this window
+	above, above2, fit2 uint8 // the counts described above
+	top, low            uint8 // the largest and smallest class seen in this window, low+1 (0: none yet)
+}
+
+func unpack(aux, aux2 uintptr) sizer {
+	return sizer{
+		def: uint8(aux), n: uint8(aux >> 8), above: uint8(aux >> 16), above2: uint8(aux >> 24),
+		fit2: uint8(aux2), top: uint8(aux2 >> 8), low: uint8(aux2 >> 16),
+	}
+}
+
+func (s sizer) pack() (aux, aux2 uintptr) {
+	aux = uintptr(s.def) | uintptr(s.n)<<8 | uintptr(s.above)<<16 | uintptr(s.above2)<<24
+	aux2 = uintptr(s.fit2) | uintptr(s.top)<<8 | uintptr(s.low)<<16
+	return aux, aux2
+}
+
+// sizerDef returns the default class of the packed state whose first word
+// is aux.
+func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
+
+// add counts one sample, the length n written into a Buffer put back, and at
+// the end of a window moves the default, within the class of p's MaxCap.
+// It reports the default class after it, and whether it moved.
+func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
+	d := int(s.def&0x7f ^ initialClass)
+	c := min(classOf(n), 254)
+	s.n++
+	s.top = max(s.top, uint8(c))
+	if s.low == 0 || int(s.low) > c+1 {
+		s.low = uint8(c + 1)
+	}
+	switch {
+	case c > d+4:
+		s.above2++
+		s.above++
+	case c > d:
+		s.above++
+	case c <= d-4:
+		s.fit2++
+	}
+	w := window
+	if s.def&0x80 == 0 {
+		w = firstWindow
+	}
+	k := int(s.n)
+	if k < w {
+		return d, false
+	}
+	nd := d
+	switch {
+	case int(s.above) == k:
+		nd = int(s.low) - 1 | 3
+	case 8*int(s.above2) >= k:
+		nd = d + 8
+	case 16*int(s.above) >= 3*k:
+		nd = d + 4
+	case int(s.fit2) == k:
+		nd = int(s.top) | 3
+	case 16*int(s.fit2) >= 15*k:
+		nd = d - 4
+	}
+	nd = max(minClass, min(nd, p.topClass()))
+	*s = sizer{def: uint8(nd^initialClass) | 0x80}
+	return nd, nd != d
+}
+
+// observe counts one Put of a Buffer that held n bytes on the P whose slot
+// is sl, the caller pinned to it: one Put in sampleEvery is a sample of
+// the sizer in sl.Aux and sl.Aux2. It reports the default class after it,
+// and whether it moved. The phase of the samples is kept above the stack's
+// depth, in the bits of sl.Depth from 8 up. (Put has this written out.)
+func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
+	dp := sl.Depth + 1<<8
+	sl.Depth = dp
+	if dp&((sampleEvery-1)<<8) != 0 {
+		return sizerDef(sl.Aux), false
+	}
+	return sample(sl, n, p)
+}
+
+// sample is the sample part of observe.
+func sample(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
+	s := unpack(sl.Aux, sl.Aux2)
+	def, moved = s.add(n, p)
+	sl.Aux, sl.Aux2 = s.pack()
+	return def, moved
+}
+
+// topClass returns the largest default class: the largest power of two
+// within MaxCap, so that a default Buffer is always kept.
+func (p *Pool) topClass() int {
+	c := classOf(p.maxCapBytes())
+	if classSize(c) > p.maxCapBytes() {
+		c--
+	}
+	return min((c+1)&^3-1, 254)
+}
+
+// sharedDef returns the default class where there are no per-P slots (and
+// for a P that has none yet).
+func (p *Pool) sharedDef() int { return sizerDef(uintptr(p.shared.def.Load())) }
+
+// sharedGet is the sizing part of Get where there are no per-P slots: it
+// counts the Get.
+func (p *Pool) sharedGet() int {
+	p.gets.Add(1)
+	return p.sharedDef()
+}
+
+// sharedObserve is observe on the shared state, for Puts where there are no
+// per-P slots.
+func (p *Pool) sharedObserve(n int) {
+	p.shared.mu.Lock()
+	p.shared.phase++
+	if p.shared.phase%sampleEvery != 0 {
+		p.shared.mu.Unlock()
+		return
+	}
+	_, moved := p.shared.st.add(n, p)
+	p.shared.def.Store(int32(p.shared.st.def))
+	p.shared.mu.Unlock()
+	if moved {
+		p.changes.Add(1)
+	}
+}

@@ -1,0 +1,275 @@
+package bytebuf_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/reusetest"
+)
+
+// trace runs lengths through a fresh pool on one goroutine, each written in
+// pieces of at most piece bytes, and returns the capacity of every Buffer
+// at its Get and at its Put. gcEvery > 0 forces a collection every gcEvery
+// ops, so that a run with it differs from one without only in when the
+// collector empties the pool.
+func trace(lengths []int, piece, gcEvery int) (atGet, atPut []int) {
+	var p bytebuf.Pool
+	atGet = make([]int, len(lengths))
+	atPut = make([]int, len(lengths))
+	for i, n := range lengths {
+		if gcEvery > 0 && i%gcEvery == gcEvery-1 {
+			runtime.GC()
+		}
+		b := p.Get()
+		atGet[i] = b.Cap()
+		for m := n; m > 0; m -= piece {
+			b.Write(payload[:min(m, piece)])
+		}
+		atPut[i] = b.Cap()
+		p.Put(b)
+	}
+	return atGet, atPut
+}
+
+// exp2Sixteenths holds 2^(i/16) in units of 1/65536, for i in [0, 16).
+var exp2Sixteenths = [16]int64{65536, 68438, 71468, 74632, 77936, 81386, 84990, 88752,
+	92682, 96785, 101070, 105545, 110218, 115098, 120194, 125515}
+
+// logNormal returns n log-normal lengths of the given median and sigma,
+// from a fixed seed, in integer arithmetic only, so that they are the same
+// on every platform (math.Exp's last bit is not: 386 differs from amd64,
+// and a length one byte off moves a count). The normal deviate is a sum of
+// twelve uniform ones (Irwin-Hall), the exponential a table of sixteenths
+// of an octave.
+func logNormal(seed uint64, n int, median, sigma float64) []int {
+	r := rand.New(rand.NewPCG(seed, seed))
+	// Sixteenths of an octave per unit of the deviate, fixed point 16.16.
+	spread := int64(sigma / math.Ln2 * 16 * 65536)
+	l := make([]int, n)
+	for i := range l {
+		var z int64 // the deviate, times 65536
+		for range 12 {
+			z += int64(r.IntN(1 << 16))
+		}
+		z -= 6 << 16
+		k := z * spread >> 32 // sixteenths of an octave, floored
+		e, f := k>>4, k&15
+		v := int64(median) * exp2Sixteenths[f] >> 16
+		if e >= 0 {
+			v <<= e
+		} else {
+			v >>= -e
+		}
+		l[i] = int(max(1, min(1<<20, v)))
+	}
+	return l
+}
+
+// TestSizingIsDeterministic: the same lengths through a fresh pool on one
+// goroutine give the same capacity at every Get and every Put, whether or
+// not collections empty the pool meanwhile, and in every mode (under the
+// race detector too, whose sync.Pool drops Buffers at random: the sizing
+// does not depend on which Buffers the pool still has).
+func TestSizingIsDeterministic(t *testing.T) {
+	oneProc(t)
+	reusetest.IgnoreLeaks(t)
+	lengths := logNormal(32, 40000, 12<<10, 1.2) // heavy-tailed, around 12 KiB
+	for _, piece := range []int{1 << 10, 1 << 20} {
+		g1, p1 := trace(lengths, piece, 0)
+		g2, p2 := trace(lengths, piece, 997)
+		g3, p3 := trace(lengths, piece, 0)
+		for i := range lengths {
+			if g1[i] != g2[i] || g1[i] != g3[i] || p1[i] != p2[i] || p1[i] != p3[i] {
+				t.Fatalf("piece %d, op %d: capacities at Get %d, %d, %d and at Put %d, %d, %d differ between runs",
+					piece, i, g1[i], g2[i], g3[i], p1[i], p2[i], p3[i])
+			}
+		}
+	}
+}
+
+// defaults returns the default capacity after each Put of lengths through a
+// fresh pool on one goroutine, each written in one piece.
+func defaults(lengths []int) []int {
+	var p bytebuf.Pool
+	d := make([]int, len(lengths))
+	for i, n := range lengths {
+		b := p.Get()
+		b.Write(payload[:n])
+		p.Put(b)
+		d[i] = p.Stats().DefaultCap
+	}
+	return d
+}
+
+func repeat(n, times int) []int { return slices.Repeat([]int{n}, times) }
+
+// firstAt returns the index of the first Put after which the default is
+// want, -1 if none.
+func firstAt(d []int, from, want int) int {
+	for i := from; i < len(d); i++ {
+		if d[i] == want {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestSizingFollowsShift: lengths that rise or fall by any factor move the
+// default to their power of two at the end of the first whole window after
+// the change. One Put in four is a sample; the first window is 32 samples
+// (128 Puts), the others 240 (960 Puts).
+func TestSizingFollowsShift(t *testing.T) {
+	oneProc(t)
+	// 1000 bytes: the first window ends at Put 127 with every sample above
+	// the initial 512, and the default jumps to 1024. 20000 bytes from Put
+	// 1088, when a window has just ended: the next one ends at Put 2047,
+	// every sample above, and the default jumps to 32768. 300 bytes from
+	// Put 3008: the window ending at Put 3967 has every sample within
+	// half, and the default falls to 512 at once.
+	l := slices.Concat(repeat(1000, 1088), repeat(20000, 1920), repeat(300, 960))
+	d := defaults(l)
+	for _, c := range []struct{ at, want int }{
+		{126, 512}, {127, 1024}, {2046, 1024}, {2047, 32768},
+		{3966, 32768}, {3967, 512},
+	} {
+		if d[c.at] != c.want {
+			t.Errorf("after Put %d: DefaultCap = %d, want %d", c.at, d[c.at], c.want)
+		}
+	}
+}
+
+// percentileClass returns the capacity of the smallest class (of
+// bytebuf's four per doubling) that holds fraction q of lengths.
+func percentileClass(lengths []int, q float64) int {
+	s := slices.Clone(lengths)
+	slices.Sort(s)
+	n := s[int(q*float64(len(s)-1))]
+	c := 1
+	for c < n {
+		c <<= 1
+	}
+	// Four classes per doubling: c/2 + k*c/8, k = 1..4.
+	for k := 1; k <= 4; k++ {
+		if v := c/2 + k*c/8; v >= n {
+			return v
+		}
+	}
+	return c
+}
+
+// TestSizingSettles: on lengths that do not change, the default settles on
+// the power of two between the 80th and 97th percentiles' classes, and
+// (nearly) stays there.
+func TestSizingSettles(t *testing.T) {
+	oneProc(t)
+	for _, c := range []struct {
+		median, sigma float64
+		want          int // the settled default, exact (the rule is deterministic)
+		changes       int // its moves after the first 5000 Puts
+	}{
+		{2048, 0.5, 4096, 0},
+		{2048, 1.0, 8192, 0},
+		{300, 0.3, 512, 0},
+		{16 << 10, 0.8, 65536, 0},
+	} {
+		l := logNormal(7, 100000, c.median, c.sigma)
+		d := defaults(l)
+		changes := 0
+		for i := 5001; i < len(d); i++ {
+			if d[i] != d[i-1] {
+				changes++
+			}
+		}
+		lo, hi := percentileClass(l, 0.80), percentileClass(l, 0.97)
+		got := d[len(d)-1]
+		t.Logf("median %g sigma %g: default %d, %d moves after the first 5000 Puts; p80 class %d, p97 class %d",
+			c.median, c.sigma, got, changes, lo, hi)
+		if got != c.want || changes != c.changes {
+			t.Errorf("median %g sigma %g: settled at %d with %d moves, want %d with %d", c.median, c.sigma, got, changes, c.want, c.changes)
+		}
+		if got < lo || got > hi {
+			t.Errorf("median %g sigma %g: default %d outside the classes of the 80th and 97th percentiles [%d, %d]",
+				c.median, c.sigma, got, lo, hi)
+		}
+	}
+}
+
+// TestSizingFallsFast: lengths that fall 16-fold bring the default down to
+// theirs at the end of the first whole window after the fall: the 5000 Puts
+// before it end 72 into a window (128 + 5*960 + 72), whose 888 last Puts
+// hold too few samples of the new lengths to move it, and the next 960 do.
+func TestSizingFallsFast(t *testing.T) {
+	oneProc(t)
+	high := logNormal(3, 5000, 16<<10, 0.3)
+	low := logNormal(4, 5000, 1<<10, 0.3)
+	d := defaults(slices.Concat(high, low))
+	before := d[len(high)-1]
+	at := -1
+	for i := len(high); i < len(d); i++ {
+		if d[i] <= before/8 {
+			at = i - len(high) + 1
+			break
+		}
+	}
+	t.Logf("default %d before the fall, %d after; reached an eighth after %d Puts", before, d[len(d)-1], at)
+	if at != 888+960 || d[len(d)-1] != 2048 {
+		t.Errorf("fall: an eighth of the default after %d Puts, default %d at the end; want 1848 Puts and 2048", at, d[len(d)-1])
+	}
+}
+
+// TestGrowthInPieces: a Buffer written in small pieces grows through powers
+// of two, at least half again each time, so that each byte is copied a
+// bounded number of times; one written empty in a single piece grows to the
+// power of two that holds it, and copies nothing.
+func TestGrowthInPieces(t *testing.T) {
+	reusetest.KeepPooled(t)
+	var p bytebuf.Pool
+	b := p.Get() // 512 bytes: the initial default
+	var caps []int
+	for range 100 {
+		b.Write(payload[:100])
+		if c := b.Cap(); len(caps) == 0 || caps[len(caps)-1] != c {
+			caps = append(caps, c)
+		}
+	}
+	if want := []int{512, 1024, 2048, 4096, 8192, 16384}; !slices.Equal(caps, want) {
+		t.Errorf("10000 bytes in pieces of 100: capacities %v, want %v", caps, want)
+	}
+	p.Put(b)
+	b = p.Get()
+	b.Write(payload[:5000])
+	if b.Cap() != 8192 {
+		t.Errorf("5000 bytes in one piece into an empty Buffer: Cap = %d, want 8192", b.Cap())
+	}
+	// 1536 bytes: a class of its own, and 512 plus a half: the growth
+	// from 1024 with 1024 held goes to 2048, not 1536.
+	p.Put(b)
+}
+
+// TestGrowthReusesArrays: in steady state, growth takes its arrays from the
+// pool and gives the old ones back, so no Buffer is made.
+func TestGrowthReusesArrays(t *testing.T) {
+	oneProc(t)
+	reusetest.KeepPooled(t)
+	var p bytebuf.Pool
+	l := logNormal(9, 20000, 12<<10, 1.2)
+	run := func() {
+		for _, n := range l {
+			b := p.Get()
+			for m := n; m > 0; m -= 1 << 10 {
+				b.Write(payload[:min(m, 1<<10)])
+			}
+			p.Put(b)
+		}
+	}
+	run()
+	news := p.Stats().News
+	run()
+	if d := p.Stats().News - news; d != 0 {
+		t.Errorf("second pass over the same lengths made %d Buffers, want 0", d)
+	}
+}

@@ -13,27 +13,46 @@
 // reports:
 //
 //   - use after Put: a use of a value, or of memory that shares it (its
-//     Bytes, a subslice, a field), after it was Put on that path; for a
-//     pooled handle, a use after Close. Reported at the use.
+//     Bytes, a subslice, a field, a string made with package unsafe), after
+//     it was Put on that path; for a pooled handle, a use after Close. A
+//     use counts through a reader or writer made over the value (bufio,
+//     bytes.NewReader, http.ReadResponse, the codec constructors), through
+//     a local struct or new object holding it, through a closure bound to
+//     it and called after the Put, and through a deferred call or a
+//     goroutine started before the Put, which run after it. Reported at
+//     the use.
 //   - double Put: a value Put twice on one path, including once by a
-//     deferred Put and once explicitly (the shape of CVE-2023-45286).
-//     Reported at the second Put, or at the explicit one when the other is
-//     deferred.
-//   - escape: pooled memory returned, stored in a global or in memory
-//     reached from a parameter, or sent on a channel while a deferred Put
-//     gives it back at return (reported at the return or store); or stored
-//     or sent and then Put (reported at the store).
+//     deferred Put and once explicitly; and a value kept in a struct field,
+//     handed to a field of a new object whose value is Put, while the first
+//     field still holds it and another function Puts it (CVE-2023-45286 in
+//     go-resty v2.10.0). Reported at the second Put, or at the explicit one
+//     when the other is deferred, or at the Put of the first field.
+//   - escape: pooled memory returned (also inside a struct, or kept by a
+//     reader over it), stored in a global or in memory reached from a
+//     parameter (also appended to a slice there), or sent on a channel
+//     while a deferred Put gives it back at return (reported at the return
+//     or store); or stored or sent and then Put (reported at the store).
 //   - non-pointer values Put into a sync.Pool (slices, arrays, structs,
 //     strings): each Put allocates to box the value. Reported at the Put,
 //     with the fix (*T, reuse.Pool[T] or reuse.Slices).
 //   - missing Reset: a value with a Reset method (*bytes.Buffer,
-//     *strings.Builder) Put into an unexported sync.Pool whose Gets, all in
-//     this package, never reset it either. Reported at the Put.
-//   - with -leak, a quieter check that is off by default: a value taken from
-//     a pool that never leaves the function (not returned, stored, sent or
-//     passed on) and is not given back on some path to a return. That is a
-//     missed reuse, not a bug: the GC collects the value. Reported at the
-//     Get.
+//     *strings.Builder) used and then Put, on some path from its Get, without
+//     a Reset, into an unexported sync.Pool or a reuse.Pool with neither a
+//     Reset nor an Accept hook, when some Get of that pool also uses its
+//     value before a Reset. Reported at the Put.
+//   - leak: a value taken from a pool (a Get, or a pooled handle's
+//     constructor) that is not given back on some path to a return:
+//     an early return, an error path, a case of a switch. The GC collects
+//     it, so this is a reuse missed (for a handle, its codec state lost),
+//     not a corruption. Reported at the Get; -leak=false turns it off.
+//
+// A leak is told from a hand-off by what the function does with the value
+// on any path: returning it, storing it anywhere but in a local variable,
+// sending it, starting a goroutine with it, or passing it to a function of
+// the program hands it on, and no leak is reported. Passing it to a
+// function of the standard library whose results cannot carry it back
+// (fmt.Fprintf(b, ...), json.Unmarshal(data, v), io.Copy) only lends it,
+// and so do method calls on it and reading numbers from it.
 //
 // Functions that give back one of their parameters on every path that
 // returns (a helper that Puts its argument, a method that Puts its
@@ -45,16 +64,19 @@
 // A vet check that cries wolf gets turned off, so poolvet prefers no report
 // to a false one. It follows values through local variables, conversions,
 // interfaces, closures that capture a variable assigned once, method values
-// and method expressions, and a pointer field of one holder (c.buf) until
-// the field is stored to or the holder is passed to a call; it does not
-// follow other values stored in memory and loaded back, nor calls through
-// interfaces or function values, nor ownership across functions through
-// struct fields (the double Put of CVE-2023-45286 lived there). A
-// parameter given back only on some paths (say, on error) makes no fact.
-// A slice loaded from a field that the package clears before Put is not
-// counted as pooled memory. Handing a value to a goroutine hands over its
-// ownership, and closing a handle twice is allowed (it returns an error by
-// contract).
+// and method expressions, and a pointer field of one holder (c.buf): loads
+// of that field are one value while the same store reaches them, so
+// old := c.h; c.h = pool.Get(); pool.Put(old) Puts the old buffer only. It
+// does not follow other values stored in memory and loaded back, nor calls
+// through interfaces or function values, nor ownership across functions
+// through struct fields other than the hand-off above. A parameter given
+// back only on some paths (say, on error) makes no fact. A slice loaded
+// from a field that the package clears before Put is not counted as pooled
+// memory. Handing a value to a goroutine hands over its ownership, and
+// closing a handle twice is allowed (it returns an error by contract).
+//
+// The repository's poolvet/README.md gives its recall on its test suites
+// and its findings on popular modules it was not written for.
 //
 // # Running it
 //

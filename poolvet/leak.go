@@ -2,21 +2,26 @@ package poolvet
 
 import (
 	"fmt"
+	"go/build"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 )
 
-// leakCheck enables the quieter check: a value taken from a pool that
-// never leaves the function and is not given back on a path to a return.
-// Such a value is not a bug, only a reuse missed: the GC collects it and the
-// next Get allocates anew.
-var leakCheck bool
+// leakCheck enables the leak check, on by default: a value taken from a
+// pool that never leaves the function and is not given back on a path to a
+// return. Such a value is a reuse missed (the GC collects it and the next
+// Get allocates anew); for a pooled handle it is a pooled codec state lost.
+var leakCheck = true
 
 func init() {
-	Analyzer.Flags.BoolVar(&leakCheck, "leak", false, "also report values taken from a pool and not given back on a path that returns (a missed reuse, not a bug)")
+	Analyzer.Flags.BoolVar(&leakCheck, "leak", true, "report values taken from a pool and not given back on a path that returns (-leak=false turns it off)")
 }
 
 // gets are the methods that take a value from a pool.
@@ -28,6 +33,52 @@ var gets = map[string]bool{
 	module + "/jsonpool.Values.Get": true,
 }
 
+// handleMakers are the functions that take a pooled handle, given back by
+// Close: the codec packages' and bufiopool's NewWriter and NewReader.
+var handleMakers = handleMakerSet()
+
+func handleMakerSet() map[string]bool {
+	m := map[string]bool{
+		module + "/bufiopool.NewReader": true,
+		module + "/bufiopool.NewWriter": true,
+	}
+	for _, p := range codecPackages {
+		m[p+".NewWriter"] = true
+		m[p+".NewReader"] = true
+	}
+	return m
+}
+
+// taken returns the value a call takes from a pool, and the error it
+// returns beside it, if any: a Get, or a pooled handle's constructor.
+func (c *checker) taken(call *ssa.Call) (v ssa.Value, errv ssa.Value, handle bool) {
+	callee, _ := callTarget(call.Common())
+	if callee == nil {
+		return nil, nil, false
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok {
+		return nil, nil, false
+	}
+	if gets[methodKey(obj)] {
+		return call, nil, false
+	}
+	if obj.Pkg() == nil || !handleMakers[obj.Pkg().Path()+"."+obj.Name()] {
+		return nil, nil, false
+	}
+	for _, r := range *call.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok {
+			switch x.Index {
+			case 0:
+				v = x
+			case 1:
+				errv = x
+			}
+		}
+	}
+	return v, errv, v != nil
+}
+
 // checkLeaks reports Gets whose value stays in fn and reaches a return
 // without being given back.
 func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
@@ -37,15 +88,11 @@ func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
 			if !ok {
 				continue
 			}
-			callee, _ := callTarget(call.Common())
-			if callee == nil {
+			v, errv, handle := c.taken(call)
+			if v == nil {
 				continue
 			}
-			obj, ok := callee.Object().(*types.Func)
-			if !ok || !gets[methodKey(obj)] {
-				continue
-			}
-			rep, _ := c.vs.of(call)
+			rep, _ := c.vs.of(v)
 			if c.escapesFunc(fn, rep) {
 				continue
 			}
@@ -56,18 +103,57 @@ func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
 					kills[blk] = append(kills[blk], slices.Index(blk.Instrs, ssa.Instruction(r.instr)))
 				}
 			}
-			reg := after(call, kills)
-			for _, x := range reg.instrs {
-				if ret, ok := x.(*ssa.Return); ok {
-					at := ret.Pos()
-					if !at.IsValid() && fn.Syntax() != nil {
-						at = fn.Syntax().End() - 1 // the closing brace
-					}
-					c.report(call.Pos(), fmt.Sprintf("value taken from the pool is not given back on the path to the return at %s: the next Get allocates anew", c.where(posOr(at, call.Pos()))), 0)
-					break
-				}
+			if errv != nil {
+				killErrBranch(kills, errv)
 			}
+			// The region starts at the value: an Extract of a handle
+			// redefines it after the call.
+			c.reportLeak(fn, call, after(v.(ssa.Instruction), kills), handle)
 		}
+	}
+}
+
+// killErrBranch cuts the branches taken when a constructor's error is not
+// nil: the handle is nil there, nothing to give back.
+func killErrBranch(kills map[*ssa.BasicBlock][]int, errv ssa.Value) {
+	for _, r := range *errv.Referrers() {
+		cmp, ok := r.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+			continue
+		}
+		for _, rr := range *cmp.Referrers() {
+			iff, ok := rr.(*ssa.If)
+			if !ok {
+				continue
+			}
+			failed := iff.Block().Succs[0]
+			if cmp.Op == token.EQL {
+				failed = iff.Block().Succs[1]
+			}
+			kills[failed] = append(kills[failed], 0)
+		}
+	}
+}
+
+// reportLeak reports call if reg, what runs after it until the value is
+// given back, reaches a return.
+func (c *checker) reportLeak(fn *ssa.Function, call *ssa.Call, reg *region, handle bool) {
+	for _, x := range reg.instrs {
+		ret, ok := x.(*ssa.Return)
+		if !ok {
+			continue
+		}
+		at := ret.Pos()
+		if !at.IsValid() && fn.Syntax() != nil {
+			at = fn.Syntax().End() - 1 // the closing brace
+		}
+		where := c.where(posOr(at, call.Pos()))
+		if handle {
+			c.report(call.Pos(), fmt.Sprintf("pooled handle is not given back: no Close on the path to the return at %s", where), 0)
+		} else {
+			c.report(call.Pos(), fmt.Sprintf("value taken from the pool is not given back on the path to the return at %s: the next Get allocates anew", where), 0)
+		}
+		return
 	}
 }
 
@@ -122,6 +208,8 @@ func (c *checker) escapingUse(in ssa.Instruction, rep ssa.Value) bool {
 	switch x := in.(type) {
 	case *ssa.BinOp, *ssa.DebugRef:
 		return false
+	case *ssa.UnOp, *ssa.Field, *ssa.Index:
+		return aliasing(x.(ssa.Value).Type()) // a number read from it keeps nothing
 	case *ssa.Store:
 		return c.storeEscapes(x, rep)
 	case *ssa.Go:
@@ -174,16 +262,52 @@ func (c *checker) argEscapes(common *ssa.CallCommon, rep ssa.Value) bool {
 			args = args[1:]
 		}
 	}
+	borrows := c.borrows(common)
 	for _, a := range args {
 		r, derived := c.vs.of(a)
 		if r != rep {
 			continue
 		}
-		if !derived || mayReturnMemory(common.Signature().Results()) {
+		if (!derived && !borrows) || mayReturnMemory(common.Signature().Results()) {
 			return true // a callee may keep it or hand it back
 		}
 	}
 	return false
+}
+
+// borrows reports whether the call only borrows its arguments: a function
+// of the standard library (fmt.Fprintf, json.Unmarshal, io.Copy) whose
+// results cannot carry them back. Such a function keeps nothing after it
+// returns; a function of the program may keep what it is handed, and owns
+// it from then on.
+func (c *checker) borrows(common *ssa.CallCommon) bool {
+	if common.IsInvoke() {
+		return false
+	}
+	fn, ok := common.Value.(*ssa.Function)
+	if !ok || fn.Pkg == nil || fn.Signature.Recv() != nil {
+		return false
+	}
+	return isStd(fn.Pkg.Pkg.Path())
+}
+
+// stdPkgs caches isStd's answers.
+var stdPkgs sync.Map
+
+// isStd reports whether path is a package of the standard library: its
+// first element has no dot, and GOROOT holds it.
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	if strings.Contains(first, ".") {
+		return false
+	}
+	if v, ok := stdPkgs.Load(path); ok {
+		return v.(bool)
+	}
+	fi, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
+	std := err == nil && fi.IsDir()
+	stdPkgs.Store(path, std)
+	return std
 }
 
 // mayReturnMemory reports whether results can carry memory passed in:

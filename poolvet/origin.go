@@ -3,6 +3,7 @@ package poolvet
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -116,11 +117,14 @@ type fieldKey struct {
 }
 
 // mergeFieldLoads makes the pointers loaded from a field of a value, in
-// one function, one value until the field is stored to or the value is
-// passed to a call (see kills): x.buf after Put(x.buf) is the buffer given
-// back.
+// one function, one value while they read what the same store left there:
+// x.buf after Put(x.buf) is the buffer given back, but after x.buf = y it is
+// y (old := c.h; c.h = pool.Get(); pool.Put(old) Puts the old buffer
+// only). A store to the field, or a call passed the value, starts a new
+// value (see fieldKills).
 func (vs *values) mergeFieldLoads(fns []*ssa.Function) {
-	first := make(map[fieldKey]ssa.Value)
+	loads := make(map[fieldKey][]*ssa.UnOp)
+	var keys []fieldKey
 	for _, fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, in := range b.Instrs {
@@ -128,17 +132,102 @@ func (vs *values) mergeFieldLoads(fns []*ssa.Function) {
 				if !ok {
 					continue
 				}
-				if f, ok := first[k]; ok {
-					vs.union(l, f)
-				} else {
-					first[k] = l
+				if _, seen := loads[k]; !seen {
+					keys = append(keys, k)
 				}
+				loads[k] = append(loads[k], l)
 			}
 		}
 	}
-	for k, l := range first {
-		vs.fields[vs.find(l)] = fieldLoc{k.base, k.f}
+	for _, k := range keys {
+		ls := loads[k]
+		def := vs.reachingStores(k)
+		first := make(map[any]ssa.Value)
+		for _, l := range ls {
+			d := def(l)
+			if f, ok := first[d]; ok {
+				vs.union(l, f)
+			} else {
+				first[d] = l
+			}
+		}
+		for _, l := range first {
+			vs.fields[vs.find(l)] = fieldLoc{k.base, k.f}
+		}
 	}
+}
+
+// A defPoint is where a field may have been written: an instruction (a
+// store, a call), a block where paths with different writes meet, or the
+// function's entry (nil).
+type defPoint struct {
+	in ssa.Instruction
+	b  *ssa.BasicBlock
+}
+
+// reachingStores returns a function that names, for a load of field k, the
+// last write to it on every path that reaches the load: two loads with the
+// same write read the same value.
+func (vs *values) reachingStores(k fieldKey) func(*ssa.UnOp) any {
+	fn := k.fn
+	writes := func(in ssa.Instruction) bool { return vs.writesField(in, k) }
+	out := make(map[*ssa.BasicBlock]defPoint, len(fn.Blocks))
+	in := make(map[*ssa.BasicBlock]defPoint, len(fn.Blocks))
+	last := func(b *ssa.BasicBlock, entry defPoint, upto int) defPoint {
+		d := entry
+		for _, x := range b.Instrs[:upto] {
+			if writes(x) {
+				d = defPoint{in: x}
+			}
+		}
+		return d
+	}
+	for changed, iter := true, 0; changed && iter < 50; iter++ {
+		changed = false
+		for _, b := range fn.Blocks {
+			d := defPoint{}
+			for i, p := range b.Preds {
+				if i == 0 {
+					d = out[p]
+				} else if out[p] != d {
+					d = defPoint{b: b}
+					break
+				}
+			}
+			in[b] = d
+			o := last(b, d, len(b.Instrs))
+			if o != out[b] {
+				out[b] = o
+				changed = true
+			}
+		}
+	}
+	return func(l *ssa.UnOp) any {
+		b := l.Block()
+		return last(b, in[b], slices.Index(b.Instrs, ssa.Instruction(l)))
+	}
+}
+
+// writesField reports whether in may write field k: a store to that field
+// of any value, or a call passed the value holding it.
+func (vs *values) writesField(in ssa.Instruction, k fieldKey) bool {
+	switch x := in.(type) {
+	case *ssa.Store:
+		fa, ok := x.Addr.(*ssa.FieldAddr)
+		return ok && fieldOf(fa) == k.f
+	case ssa.CallInstruction:
+		common := x.Common()
+		vals := append([]ssa.Value{common.Value}, common.Args...)
+		if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+			vals = append(vals, mc.Bindings...)
+		}
+		for _, v := range vals {
+			if r, _ := vs.of(v); r == k.base {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fieldLoad reports whether in loads a pointer from a field of a value
@@ -397,8 +486,13 @@ func (vs *values) phi(x *ssa.Phi) origin {
 // argument, and an aliasing method (Bytes) memory of its receiver.
 func (vs *values) call(x *ssa.Call) origin {
 	c := x.Common()
-	if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(c.Args) > 0 {
-		return vs.same(c.Args[0])
+	if b, ok := c.Value.(*ssa.Builtin); ok && len(c.Args) > 0 {
+		switch b.Name() {
+		case "append":
+			return vs.same(c.Args[0])
+		case "String", "Slice", "StringData", "SliceData": // package unsafe
+			return vs.shared(c.Args[0])
+		}
 	}
 	if recv, name := methodCall(c); recv != nil && aliasMethods[name] && aliasing(x.Type()) {
 		return vs.shared(recv)

@@ -31,12 +31,16 @@ const doc = `report misuse of pooled values
 poolvet finds, on the paths of the control-flow graph:
   - a value, or memory derived from it, used after it was Put into a pool
     (sync.Pool and the pools of github.com/reuse-go/reuse), or a pooled
-    handle used after Close;
-  - a value Put twice, also through helper functions that Put their argument;
+    handle used after Close, also by a deferred call, a goroutine or a
+    closure, or through a reader, writer or struct that holds it;
+  - a value Put twice, also through helper functions that Put their
+    argument, and a field's value handed to another field that is Put;
   - pooled memory returned or stored while a deferred Put gives it back, or
     stored before it is Put;
   - non-pointer values Put into a sync.Pool;
-  - buffers Put into a sync.Pool that nobody resets.`
+  - buffers Put dirty into a pool that nobody resets;
+  - values taken from a pool and not given back on some path to a return
+    (-leak=false turns this off).`
 
 // releasesFact records the parameters a function gives back on every path
 // that returns: Put lists those it puts into a pool, Close the pooled
@@ -67,21 +71,26 @@ type release struct {
 }
 
 type checker struct {
-	pass   *analysis.Pass
-	fns    []*ssa.Function
-	vs     *values
-	facts  map[*ssa.Function]*releasesFact // facts of this package's functions; closures bind FreeVars after Params
-	calls  map[token.Pos]*ast.CallExpr
-	seen   map[string]bool
-	usedAt map[token.Pos]bool    // uses already reported after an earlier release
-	resets map[types.Object]bool // sync.Pools whose Gets are reset, or may be
-	gets   map[types.Object]bool // sync.Pools with a Get in this package
+	pass     *analysis.Pass
+	pkg      *ssa.Package
+	fns      []*ssa.Function
+	vs       *values
+	facts    map[*ssa.Function]*releasesFact // facts of this package's functions; closures bind FreeVars after Params
+	calls    map[token.Pos]*ast.CallExpr
+	seen     map[string]bool
+	usedAt   map[token.Pos]bool    // uses already reported after an earlier release
+	ranges   []*ast.RangeStmt      // the range statements of the package, once needed
+	resets   map[types.Object]bool // pools whose Gets are returned: reset, or not, out of sight
+	gets     map[types.Object]bool // pools with a Get in this package
+	dirtyGet map[types.Object]bool // pools with a Get whose value is used before a Reset
+	hooks    map[types.Object]bool // reuse.Pools whose Reset hook is set (nil: one unknown)
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	c := &checker{
 		pass:   pass,
+		pkg:    ssaRes.Pkg,
 		fns:    ssaRes.SrcFuncs,
 		facts:  make(map[*ssa.Function]*releasesFact),
 		calls:  make(map[token.Pos]*ast.CallExpr),
@@ -99,9 +108,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.computeFacts()
 	c.scanResets()
+	var puts []fieldPut
 	for _, fn := range c.fns {
-		c.checkFunc(fn)
+		puts = append(puts, c.checkFunc(fn)...)
 	}
+	c.checkHandoffs(puts)
 	return nil, nil
 }
 
@@ -145,12 +156,9 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		if i >= len(args) {
 			return
 		}
-		root, derived := c.vs.of(args[i])
-		if derived {
+		root, ok := c.releasedRoot(args[i])
+		if !ok {
 			return
-		}
-		if c.isConstClass(root) {
-			return // a nil: nothing was taken from a pool
 		}
 		out = append(out, release{in, root, args[i], i, k, deferred, r, key, helper})
 	}
@@ -183,6 +191,42 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		}
 	}
 	return out
+}
+
+// releasedRoot returns the class of the value a release gives back when
+// passed arg: arg's own, or s's for s[:0]. It reports false for memory of
+// a value (a field, a subslice) and for a nil.
+func (c *checker) releasedRoot(arg ssa.Value) (ssa.Value, bool) {
+	root, derived := c.vs.of(arg)
+	if derived {
+		// sp.Put(s[:0]) gives back s.
+		x, ok := emptied(arg)
+		if !ok {
+			return nil, false
+		}
+		if root, derived = c.vs.of(x); derived {
+			return nil, false
+		}
+	}
+	return root, !c.isConstClass(root) // a nil: nothing was taken from a pool
+}
+
+// emptied returns s for s[:n] or s[0:n], a slice that starts where s
+// does: putting it back puts back s's memory.
+func emptied(v ssa.Value) (ssa.Value, bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok || sl.Max != nil {
+		return nil, false
+	}
+	if _, ok := sl.X.Type().Underlying().(*types.Slice); !ok {
+		return nil, false
+	}
+	if sl.Low != nil {
+		if k, ok := sl.Low.(*ssa.Const); !ok || k.Int64() != 0 {
+			return nil, false
+		}
+	}
+	return sl.X, true
 }
 
 // invokedRelease resolves a release method called through an interface
@@ -271,8 +315,9 @@ func (c *checker) factOf(fn *ssa.Function) *releasesFact {
 	return nil
 }
 
-// checkFunc runs every check on one function.
-func (c *checker) checkFunc(fn *ssa.Function) {
+// checkFunc runs every check on one function, and returns its releases of
+// values loaded from fields, for checkHandoffs.
+func (c *checker) checkFunc(fn *ssa.Function) []fieldPut {
 	var rels []release
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
@@ -286,8 +331,8 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		}
 	}
 	for _, r := range rels {
-		if r.rule && r.method == "sync.Pool.Put" {
-			c.checkSyncPoolPut(fn, r)
+		if r.rule && (r.method == "sync.Pool.Put" || r.method == module+".Pool.Put") {
+			c.checkResetPut(fn, r)
 		}
 		if r.deferred {
 			c.checkDeferred(fn, r, rels)
@@ -299,20 +344,37 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	if leakCheck {
 		c.checkLeaks(fn, rels)
 	}
+	return c.fieldPuts(rels)
 }
 
 // checkAfter reports uses of r's value on the paths after r.
 func (c *checker) checkAfter(fn *ssa.Function, r release) {
 	reg := after(r.instr, c.kills(fn, r.root))
 	tainted := c.taint(reg, r.root)
+	cells := c.holders(fn, tainted)
 	reported := map[int]bool{}
+	for _, late := range c.lateUses(fn, r, tainted) {
+		pos := late.Pos()
+		if c.usedAt[pos] {
+			continue
+		}
+		c.usedAt[pos] = true
+		what := "the deferred call runs when the function returns"
+		if _, ok := late.(*ssa.Go); ok {
+			what = "the goroutine started here may run after it"
+		}
+		c.report(pos, fmt.Sprintf("%s is used after %s at %s: %s", c.name(r), verbOf(r.kind), c.where(r.instr.Pos()), what), r.instr.Pos())
+	}
 	for _, in := range reg.instrs {
-		if !c.usesTainted(in, tainted) {
+		if !c.usesTainted(in, tainted) && !usesCell(in, cells) && !c.closureUses(in, tainted) {
 			continue
 		}
 		pos := posOf(in)
 		if !pos.IsValid() {
 			continue
+		}
+		if in.Block().Comment == "rangeindex.body" && !in.Pos().IsValid() {
+			pos = c.rangeAt(pos) // an element read by the range clause
 		}
 		line := c.pass.Fset.Position(pos).Line
 		if reported[line] || c.usedAt[pos] {
@@ -363,7 +425,7 @@ func (c *checker) usesTainted(in ssa.Instruction, tainted map[ssa.Value]bool) bo
 		return false
 	}
 	if v, ok := in.(ssa.Value); ok {
-		if vr, _ := c.vs.of(v); tainted[vr] {
+		if vr, _ := c.vs.of(v); tainted[vr] && !c.loadsPooled(in, tainted) {
 			return false // the same memory under another name: its uses count
 		}
 	}
@@ -376,6 +438,20 @@ func (c *checker) usesTainted(in ssa.Instruction, tainted map[ssa.Value]bool) bo
 		}
 	}
 	return false
+}
+
+// loadsPooled reports whether in loads from pooled memory (a slice kept in
+// a pooled *[]byte), not from a local variable that holds the pooled value.
+func (c *checker) loadsPooled(in ssa.Instruction, tainted map[ssa.Value]bool) bool {
+	l, ok := in.(*ssa.UnOp)
+	if !ok || l.Op != token.MUL {
+		return false
+	}
+	if _, local := c.vs.single[l.X]; local {
+		return false
+	}
+	r, _ := c.vs.of(l.X)
+	return tainted[r]
 }
 
 // readsNoMemory reports whether in reads nothing of the memory its
@@ -440,10 +516,19 @@ func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
 		}
 		c.report(r.instr.Pos(), fmt.Sprintf("%s is Put twice: here and by the deferred Put at %s", c.name(r), c.where(d.instr.Pos())), d.instr.Pos())
 	}
+	classes := map[ssa.Value]bool{d.root: true}
+	cells := c.holders(fn, classes)
 	for _, in := range reg.instrs {
 		vals, what := c.leaving(in, d.root)
-		c.reportLeaving(in, vals, what, d, name)
+		c.reportLeaving(in, vals, what, d, name, classes, cells)
 	}
+}
+
+// loadsCell reports whether v is loaded from a cell: a struct that holds
+// pooled memory, copied out whole.
+func loadsCell(v ssa.Value, cells map[ssa.Value]bool) bool {
+	l, ok := v.(*ssa.UnOp)
+	return ok && l.Op == token.MUL && cells[l.X]
 }
 
 // leaving returns the values in hands to the caller or to memory that
@@ -458,6 +543,9 @@ func (c *checker) leaving(in ssa.Instruction, root ssa.Value) ([]ssa.Value, stri
 			return []ssa.Value{x.Val}, "returned"
 		}
 		if c.escapes(x.Addr, root) {
+			if e := appendedElem(x.Val); e != nil {
+				return []ssa.Value{x.Val, e}, "stored"
+			}
 			return []ssa.Value{x.Val}, "stored"
 		}
 	case *ssa.Send:
@@ -472,10 +560,15 @@ func (c *checker) leaving(in ssa.Instruction, root ssa.Value) ([]ssa.Value, stri
 
 // reportLeaving reports the first of vals that is d's value, which in
 // hands on while d gives it back at return.
-func (c *checker) reportLeaving(in ssa.Instruction, vals []ssa.Value, what string, d release, name string) {
+func (c *checker) reportLeaving(in ssa.Instruction, vals []ssa.Value, what string, d release, name string, classes, cells map[ssa.Value]bool) {
 	for _, v := range vals {
-		if vr, _ := c.vs.of(v); vr != d.root {
+		vr, _ := c.vs.of(v)
+		holds := vr != d.root && (classes[vr] || cells[v] || loadsCell(v, cells))
+		if vr != d.root && !holds {
 			continue
+		}
+		if holds {
+			name = "memory of " + name
 		}
 		pos := posOf(in)
 		if !pos.IsValid() {
@@ -513,6 +606,11 @@ func (c *checker) escaping(in ssa.Instruction) (v ssa.Value, identityToo bool) {
 		if r, _ := c.vs.of(x.Val); c.escapes(x.Addr, r) {
 			return x.Val, false
 		}
+		if e := appendedElem(x.Val); e != nil {
+			if r, _ := c.vs.of(e); c.escapes(x.Addr, r) {
+				return e, false // c.parts = append(c.parts, b.Bytes())
+			}
+		}
 	case *ssa.Send:
 		return x.X, true
 	case *ssa.MapUpdate:
@@ -521,6 +619,39 @@ func (c *checker) escaping(in ssa.Instruction) (v ssa.Value, identityToo bool) {
 		}
 	}
 	return nil, false
+}
+
+// appendedElem returns the first element of aliasing type that
+// append(s, e...) adds from a literal list (its variadic arguments), or nil:
+// appending b.Bytes() to a slice stores it there.
+func appendedElem(v ssa.Value) ssa.Value {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 2 {
+		return nil
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" {
+		return nil
+	}
+	sl, ok := call.Call.Args[1].(*ssa.Slice)
+	if !ok {
+		return nil
+	}
+	al, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *al.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, ok := rr.(*ssa.Store); ok && st.Addr == ia && aliasing(st.Val.Type()) {
+				return st.Val
+			}
+		}
+	}
+	return nil
 }
 
 // checkPutAfter reports in, where v of class root escapes, if a Put of

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,42 +15,15 @@ import (
 
 // suites are the test packages under testdata/src: each has bad cases,
 // marked with // want, and clean look-alikes that must not be reported.
-var suites = []string{"useafter", "doubleput", "escape", "nonpointer", "reset", "clean"}
-
-// factsOnly filters the facts analysistest reports for packages whose
-// functions are not annotated with them: every function that gives back
-// a parameter gets one, which is not what those suites test.
-type factsOnly struct {
-	*testing.T
-}
-
-func (f factsOnly) Errorf(format string, args ...any) {
-	if msg := fmt.Sprintf(format, args...); strings.Contains(msg, "unexpected fact") {
-		return
-	}
-	f.T.Errorf(format, args...)
-}
+var suites = []string{"useafter", "doubleput", "escape", "nonpointer", "reset", "leak", "clean"}
 
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), poolvet.Analyzer, "helper")
 }
 
-// TestSuites checks every suite strictly: each // want reported, nothing
-// else. One run loads the standard library once for all of them.
-func TestSuites(t *testing.T) {
-	analysistest.Run(factsOnly{t}, analysistest.TestData(), poolvet.Analyzer, suites...)
-}
-
-// TestLeak runs the quieter check, which is off by default.
-func TestLeak(t *testing.T) {
-	if err := poolvet.Analyzer.Flags.Set("leak", "true"); err != nil {
-		t.Fatal(err)
-	}
-	defer poolvet.Analyzer.Flags.Set("leak", "false")
-	analysistest.Run(factsOnly{t}, analysistest.TestData(), poolvet.Analyzer, "leak")
-}
-
-// recorder counts what analysistest reports instead of failing.
+// recorder counts what analysistest reports instead of failing. Facts are
+// not counted: every function that gives back a parameter gets one, which
+// is not what the suites test (TestFacts does).
 type recorder struct {
 	*testing.T
 	missed, unexpected []string
@@ -72,40 +46,81 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 var wantRE = regexp.MustCompile("// want [`\"]")
 
-// TestRecall runs every suite, including the known misses, and reports
-// recall (the share of // want lines reported) and false positives (any
-// report that is not wanted). It fails below 90% recall or on any false
-// positive.
-func TestRecall(t *testing.T) {
-	if raceEnabled {
-		t.Skip("TestSuites covers the same runs; the race detector makes this one slow")
-	}
-	wants := 0
-	pkgs := append(slices(suites), "missed")
-	for _, p := range pkgs {
-		files, _ := filepath.Glob(filepath.Join(analysistest.TestData(), "src", p, "*.go"))
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wants += len(wantRE.FindAll(data, -1))
+// countWants returns the number of // want lines in package p's files.
+func countWants(t *testing.T, p string) int {
+	n := 0
+	files, _ := filepath.Glob(filepath.Join(analysistest.TestData(), "src", p, "*.go"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
+		n += len(wantRE.FindAll(data, -1))
 	}
+	return n
+}
+
+// pkgOf returns the test package an analysistest message is about.
+func pkgOf(msg string) string {
+	p, _, _ := strings.Cut(msg, "/")
+	return p
+}
+
+// TestSuites runs every test package in one analysistest run, so that the
+// standard library is loaded and analyzed once:
+//
+//   - the suites and resty (a reduced copy of CVE-2023-45286 in go-resty
+//     v2.10.0, and of its fix) are checked strictly: each // want reported,
+//     nothing else;
+//   - missed holds misuse poolvet does not find yet, and heldout the
+//     held-out set (testdata/src/heldout/doc.go): on them it measures
+//     recall, the share of // want lines reported, and false positives.
+//
+// It fails on a strict miss, on any false positive, below 95% recall over
+// every package, or below 90% on heldout. go test -run Suites -v prints the
+// figures and the misses. Recall counts a // want line as found when a
+// report on that line matches its pattern.
+func TestSuites(t *testing.T) {
+	strict := append(append([]string(nil), suites...), "resty")
+	measured := []string{"missed", "heldout"}
+	if raceEnabled {
+		measured = nil // the race detector makes the larger run slow; the strict part still runs
+	}
+	pkgs := append(append([]string(nil), strict...), measured...)
 	r := &recorder{T: t}
 	analysistest.Run(r, analysistest.TestData(), poolvet.Analyzer, pkgs...)
-	found := wants - len(r.missed)
-	recall := float64(found) / float64(wants)
-	t.Logf("recall %d/%d = %.1f%%, false positives %d", found, wants, 100*recall, len(r.unexpected))
+	missedBy := make(map[string]int)
 	for _, m := range r.missed {
-		t.Logf("missed: %s", m)
+		missedBy[pkgOf(m)]++
+		if !slices.Contains(measured, pkgOf(m)) {
+			t.Errorf("%s", m)
+		}
 	}
 	for _, u := range r.unexpected {
 		t.Errorf("false positive: %s", u)
 	}
-	if recall < 0.9 {
-		t.Errorf("recall %.1f%%, want at least 90%%", 100*recall)
+	if measured == nil {
+		return
+	}
+	for _, m := range r.missed {
+		if slices.Contains(measured, pkgOf(m)) {
+			t.Logf("missed: %s", m)
+		}
+	}
+	wants, found := 0, 0
+	for _, p := range pkgs {
+		w := countWants(t, p)
+		wants += w
+		found += w - missedBy[p]
+	}
+	ho := countWants(t, "heldout")
+	hoFound := ho - missedBy["heldout"]
+	t.Logf("every package: recall %d/%d = %.1f%%; heldout: recall %d/%d = %.1f%%; false positives %d",
+		found, wants, 100*float64(found)/float64(wants), hoFound, ho, 100*float64(hoFound)/float64(ho), len(r.unexpected))
+	if float64(found) < 0.95*float64(wants) {
+		t.Errorf("recall %d/%d over every package, want at least 95%%", found, wants)
+	}
+	if float64(hoFound) < 0.9*float64(ho) {
+		t.Errorf("recall %d/%d on heldout, want at least 90%%", hoFound, ho)
 	}
 }
-
-func slices(s []string) []string { return append([]string(nil), s...) }

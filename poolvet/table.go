@@ -87,8 +87,3 @@ func methodKey(f *types.Func) string {
 	}
 	return obj.Pkg().Path() + "." + obj.Name() + "." + f.Name()
 }
-
-// isSyncPoolMethod reports whether f is sync.Pool's method name.
-func isSyncPoolMethod(f *types.Func, name string) bool {
-	return methodKey(f) == "sync.Pool."+name
-}

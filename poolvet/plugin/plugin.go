@@ -8,7 +8,9 @@
 //	    import: github.com/reuse-go/reuse/poolvet/plugin
 //	    version: latest
 //
-// run golangci-lint custom, and enable it in .golangci.yml:
+// run golangci-lint custom (scripts/golangci-poolvet in the repository does
+// it with a local path to poolvet, and shows how to when only the Go module
+// proxy is reachable), and enable it in .golangci.yml:
 //
 //	linters:
 //	  enable:

@@ -1,6 +1,7 @@
 // Command poolvet reports misuse of pooled values: use after Put, double
-// Put, pooled memory that escapes, non-pointer values in a sync.Pool and
-// buffers that are never reset.
+// Put, pooled memory that escapes, non-pointer values in a sync.Pool,
+// buffers that are never reset, and values not given back on some path
+// (-leak=false turns that check off).
 //
 // Run it on its own:
 //

@@ -282,3 +282,55 @@ func cleanInterfaceCloseDeferred(w io.Writer, p []byte) error {
 	_, err := zw.Write(p)
 	return err
 }
+
+// The field swap of grpc-go (credentials/alts/internal/conn/record.go,
+// v1.85.0): the handle in a field is replaced by a new pooled buffer, and
+// only then is the old one Put. p is the new buffer: it was reported as a
+// use after Put, because every load of p.h counted as one value.
+type swapConn struct {
+	h *[]byte
+}
+
+var swapPool = sync.Pool{New: func() any { b := make([]byte, 0, 64); return &b }}
+
+func (c *swapConn) cleanFieldSwap(data []byte) []byte {
+	old := c.h
+	c.h = swapPool.Get().(*[]byte)
+	p := (*c.h)[:0]
+	swapPool.Put(old)
+	p = append(p, data...)
+	return append([]byte(nil), p...)
+}
+
+// The shape of fasthttp v1.56.0's client.go: a pooled channel handed to a
+// goroutine, which sends on it only while the caller has not given up;
+// the caller receives, or gives up under the lock, before the Put.
+var chPool sync.Pool
+
+func cleanGoroutineSynchronized(work func() int) int {
+	chv := chPool.Get()
+	if chv == nil {
+		chv = make(chan int, 1)
+	}
+	ch := chv.(chan int)
+	var mu sync.Mutex
+	var timedout bool
+	go func() {
+		v := work()
+		mu.Lock()
+		if !timedout {
+			ch <- v
+		}
+		mu.Unlock()
+	}()
+	var v int
+	select {
+	case v = <-ch:
+	default:
+		mu.Lock()
+		timedout = true
+		mu.Unlock()
+	}
+	chPool.Put(chv)
+	return v
+}

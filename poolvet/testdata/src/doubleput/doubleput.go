@@ -9,7 +9,7 @@ import (
 	"helper"
 )
 
-var bufs reuse.Pool[*bytes.Buffer]
+var bufs = reuse.Pool[*bytes.Buffer]{Reset: (*bytes.Buffer).Reset}
 
 var pool sync.Pool
 

@@ -164,3 +164,13 @@ func cleanLocalStruct() int {
 	r.Body = b.Bytes()
 	return len(r.Body)
 }
+
+var list [][]byte
+
+// An append into a global slice stores the pooled bytes (it was in the
+// missed suite).
+func badAppendGlobal() {
+	b := bufs.Get()
+	defer bufs.Put(b)
+	list = append(list, b.Bytes()) // want `stored`
+}

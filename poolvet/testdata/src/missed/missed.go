@@ -8,9 +8,7 @@ import (
 	"github.com/reuse-go/reuse"
 )
 
-var bufs reuse.Pool[*bytes.Buffer]
-
-var list [][]byte
+var bufs = reuse.Pool[*bytes.Buffer]{Reset: (*bytes.Buffer).Reset}
 
 type conn struct{ buf *bytes.Buffer }
 
@@ -19,13 +17,6 @@ type conn struct{ buf *bytes.Buffer }
 func (c *conn) missedFieldAlias(d *conn) {
 	bufs.Put(c.buf)
 	d.buf.WriteString("x") // want `used after Put`
-}
-
-// An append into a global slice stores the pooled bytes.
-func missedAppendGlobal() {
-	b := bufs.Get()
-	defer bufs.Put(b)
-	list = append(list, b.Bytes()) // want `stored`
 }
 
 type box struct{ b *bytes.Buffer }

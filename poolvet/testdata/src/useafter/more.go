@@ -47,7 +47,7 @@ func badDeferredClosureAndHelper(fail bool) error {
 }
 
 func badAfterLoop(items []string) int {
-	b := bufs.Get()
+	b := bufs.Get() // want `not given back`
 	for _, it := range items {
 		if it == "" {
 			bufs.Put(b)

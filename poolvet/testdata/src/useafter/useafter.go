@@ -71,7 +71,7 @@ func badBytebuf() string {
 }
 
 func badConditional(fail bool) {
-	b := bufs.Get()
+	b := bufs.Get() // want `not given back`
 	if fail {
 		bufs.Put(b)
 	}
@@ -79,7 +79,7 @@ func badConditional(fail bool) {
 }
 
 func badLoop(n int) {
-	b := bufs.Get()
+	b := bufs.Get() // want `not given back`
 	for i := 0; i < n; i++ {
 		b.WriteString("x") // want `b is used after Put`
 		bufs.Put(b)        // want `b is Put twice`

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse/bytebuf"
-	"github.com/reuse-go/reuse/internal/sizeclass"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
@@ -46,24 +45,6 @@ func write(b *bytebuf.Buffer, n int) {
 		b.Write(payload[:k])
 		n -= k
 	}
-}
-
-// classDistance is how many size classes apart a and b are.
-func classDistance(a, b int) int {
-	d := sizeclass.Class(a) - sizeclass.Class(b)
-	if d < 0 {
-		return -d
-	}
-	return d
-}
-
-// w11 returns the length of one request of the mixed workload: 95% about
-// 1 KiB, 5% about 1 MiB.
-func w11(r *rand.Rand) int {
-	if r.IntN(100) < 5 {
-		return 960<<10 + r.IntN(128<<10)
-	}
-	return 896 + r.IntN(256)
 }
 
 // TestPoolBoundsFromFirstCall checks MaxCap and the budget before any

@@ -139,25 +139,31 @@ func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 	if k < w {
 		return d, false
 	}
-	nd := d
-	switch {
-	case int(s.above) == k:
-		nd = int(s.low) - 1 | 3
-	case 8*int(s.above2) >= k:
-		nd = d + 8
-	case 16*int(s.above) >= 3*k:
-		nd = d + 4
-	case int(s.fit2) == k:
-		nd = int(s.top) | 3
-	case 16*int(s.fit2) >= 15*k:
-		nd = d - 4
-	}
+	nd := s.next(d, k)
 	nd = max(minClass, min(nd, p.topClass()))
 	*s = sizer{def: uint8(nd^initialClass) | 0x80}
 	if nd != d {
 		p.hint.Store(int32(nd))
 	}
 	return nd, nd != d
+}
+
+// next returns the default class after a window of k samples that ends
+// with the counts of s, when the default was d: the rule above.
+func (s *sizer) next(d, k int) int {
+	switch {
+	case int(s.above) == k:
+		return int(s.low) - 1 | 3
+	case 8*int(s.above2) >= k:
+		return d + 8
+	case 16*int(s.above) >= 3*k:
+		return d + 4
+	case int(s.fit2) == k:
+		return int(s.top) | 3
+	case 16*int(s.fit2) >= 15*k:
+		return d - 4
+	}
+	return d
 }
 
 // observe counts one Put of a Buffer that held n bytes on the P whose slot

@@ -107,17 +107,6 @@ func defaults(lengths []int) []int {
 
 func repeat(n, times int) []int { return slices.Repeat([]int{n}, times) }
 
-// firstAt returns the index of the first Put after which the default is
-// want, -1 if none.
-func firstAt(d []int, from, want int) int {
-	for i := from; i < len(d); i++ {
-		if d[i] == want {
-			return i
-		}
-	}
-	return -1
-}
-
 // TestSizingFollowsShift: lengths that rise or fall by any factor move the
 // default to their power of two at the end of the first whole window after
 // the change. One Put in four is a sample; the first window is 32 samples

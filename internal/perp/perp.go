@@ -79,15 +79,18 @@ type Slot struct {
 	// last there).
 	Val2 unsafe.Pointer
 	Aux2 uintptr
+	// used is set by Take and Take2 and cleared by the sweep. It and Depth
+	// come before Stack, so that an owner that uses no Stack (reuse.Pool,
+	// reuse.Slices) touches the first 64 bytes of its slot alone.
+	used uint32
+	// Depth is the owner's alone, its count of Stack's entries in use: an
+	// entry below it may be nil after a sweep.
+	Depth uint32
 	// Stack holds more values, with the same rules as Val: the sweep may
 	// set any of them to nil at any time (bytebuf.Pool keeps a stack of
-	// Buffers there). Depth is the owner's alone, its count of Stack's
-	// entries in use: an entry below it may be nil after a sweep.
+	// Buffers there).
 	Stack [StackLen]unsafe.Pointer
-	Depth uint32
-	// used is set by Take and Take2 and cleared by the sweep.
-	used uint32
-	_    [SlotSize - 16 - (5+StackLen)*unsafe.Sizeof(uintptr(0)) - 8]byte
+	_     [SlotSize - 16 - (5+StackLen)*unsafe.Sizeof(uintptr(0)) - 8]byte
 }
 
 // StackLen is the number of entries of Slot.Stack.

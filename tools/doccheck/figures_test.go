@@ -225,7 +225,7 @@ func TestReadmeFigures(t *testing.T) {
 	}
 	check("reuse.Slices' default (MiB)", find(t, "README.md", `keeps arrays up to (\d+) MiB`)[1],
 		constValue(t, ".", "DefaultSliceBytes")>>20)
-	check("bytebuf's default budget (MiB)", find(t, "README.md", `within its budget \((\d+) MiB by default\)`)[1],
+	check("bytebuf's default budget (MiB)", find(t, "README.md", `within its budget\s+\((\d+) MiB for every four processors by default\)`)[1],
 		constValue(t, "bytebuf", "DefaultBudget")>>20)
 	check("reuseprom's push timeout (s)", find(t, "README.md", `(\d+) s default timeout`)[1],
 		constValue(t, "reuseprom", "DefaultTimeout")/1e9)
@@ -281,93 +281,6 @@ func TestReadmeFigures(t *testing.T) {
 		}
 		if !slices.Equal(named, sets) {
 			t.Errorf("%s: names the sets of scripts/bench as %v; scripts/bench has %v", doc, named, sets)
-		}
-	}
-}
-
-// tableColumn returns the column col of the first table between the
-// markers of mark in benchmarks/TABLES.md.
-func tableColumn(t *testing.T, mark, col string) []float64 {
-	t.Helper()
-	text := read(t, "benchmarks/TABLES.md")
-	_, body, ok := strings.Cut(text, "<!-- "+mark+" begin -->")
-	body, _, ok2 := strings.Cut(body, "<!-- "+mark+" end -->")
-	if !ok || !ok2 {
-		t.Fatalf("benchmarks/TABLES.md: no %s table", mark)
-	}
-	var header []string
-	var vals []float64
-	for _, line := range strings.Split(body, "\n") {
-		if !strings.HasPrefix(line, "|") {
-			if vals != nil {
-				break
-			}
-			continue
-		}
-		cells := strings.Split(strings.Trim(line, "|"), "|")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		switch {
-		case header == nil:
-			header = cells
-		case strings.HasPrefix(cells[0], "---"):
-		default:
-			i := slices.Index(header, col)
-			if i < 0 {
-				t.Fatalf("benchmarks/TABLES.md: %s has no column %q", mark, col)
-			}
-			v, err := strconv.ParseFloat(cells[i], 64)
-			if err != nil {
-				t.Fatalf("benchmarks/TABLES.md: %s: %v", mark, err)
-			}
-			vals = append(vals, v)
-		}
-	}
-	return vals
-}
-
-// within counts the values at most 1.5 and returns the smallest and largest
-// as the tables print them.
-func within(vals []float64) (n int, lo, hi string) {
-	for _, v := range vals {
-		if v <= 1.5 {
-			n++
-		}
-	}
-	return n, strconv.FormatFloat(slices.Min(vals), 'f', 2, 64), strconv.FormatFloat(slices.Max(vals), 'f', 2, 64)
-}
-
-// TestTableFigures checks the capacity/written figures that the READMEs
-// quote from the tables of benchmarks/TABLES.md, which scripts/disttable
-// and scripts/manycore rewrite: a new table makes this test name the
-// sentences to update.
-func TestTableFigures(t *testing.T) {
-	skipWasm(t)
-	suite := tableColumn(t, "disttable", "cap/written")
-	untuned := tableColumn(t, "untunedtable", "cap/written")
-	n, lo, hi := within(suite)
-	m := find(t, "benchmarks/README.md", `keeps capacity/written within 1\.5 on all (\d+) rows \(([\d.]+)-([\d.]+)\)`)
-	if m[1] != strconv.Itoa(len(suite)) || n != len(suite) || m[2] != lo || m[3] != hi {
-		t.Errorf("benchmarks/README.md says the suite is within 1.5 on all %s rows (%s-%s); TABLES.md: %d of %d (%s-%s)", m[1], m[2], m[3], n, len(suite), lo, hi)
-	}
-	if m := find(t, "README.md", `within ([\d.]+) on every row of the suite`); m[1] != hi {
-		t.Errorf("README.md says the suite is within %s on every row; TABLES.md's largest is %s", m[1], hi)
-	}
-	n, lo, hi = within(untuned)
-	m = find(t, "benchmarks/README.md", "`BenchmarkDistUntuned`\\), it is within 1\\.5 on all (\\d+) rows \\(([\\d.]+)-([\\d.]+)\\)")
-	if m[1] != strconv.Itoa(len(untuned)) || n != len(untuned) || m[2] != lo || m[3] != hi {
-		t.Errorf("benchmarks/README.md says the untuned shapes are within 1.5 on all %s rows (%s-%s); TABLES.md: %d of %d (%s-%s)", m[1], m[2], m[3], n, len(untuned), lo, hi)
-	}
-	if m := find(t, "README.md", `within ([\d.]+) on all (\d+) rows of eight more shapes`); m[1] != hi || m[2] != strconv.Itoa(len(untuned)) {
-		t.Errorf("README.md says the untuned shapes are within %s on all %s rows; TABLES.md: largest %s of %d rows", m[1], m[2], hi, len(untuned))
-	}
-	many, _, _ := within(tableColumn(t, "manycore-dist", "cap/written"))
-	manyUntuned, _, _ := within(tableColumn(t, "manycore-untuned", "cap/written"))
-	for _, doc := range []string{"README.md", "benchmarks/README.md"} {
-		m := find(t, doc, `within 1\.5 on all (\d+) rows of the suite \(\d+ before\) and on (\d+) of (\d+) of the untuned shapes`)
-		if m[1] != strconv.Itoa(many) || m[2] != strconv.Itoa(manyUntuned) {
-			t.Errorf("%s says 16 cores kept the suite within 1.5 on %s rows and the untuned shapes on %s; TABLES.md: %d and %d", doc, m[1], m[2], many, manyUntuned)
 		}
 	}
 }

@@ -107,7 +107,7 @@ func TestMarkdownLinks(t *testing.T) {
 
 // docRef matches a Markdown file of the repository named by its path in a
 // Go comment (benchmarks/README.md, docs/PITFALLS.md), with the section
-// quoted before it where there is one: "Many cores" in benchmarks/README.md.
+// quoted before it where there is one: "Benchmarks" in benchmarks/README.md.
 var docRef = regexp.MustCompile(`(?:"([^"\n]+)" in )?\b((?:[a-z]+/)+[A-Za-z0-9_-]+\.md)\b`)
 
 // commentBreak matches a line break inside a run of // comments, which

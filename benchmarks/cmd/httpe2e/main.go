@@ -12,7 +12,7 @@
 // the medians of requests/s, p99 latency, peak RSS and GC cycles (during
 // the measured part).
 //
-//	go run ./cmd/httpe2e -md results/httpe2e.md -json results/httpe2e.json
+//	go run ./cmd/httpe2e -md e2e.md -json e2e.json
 //	go run ./cmd/httpe2e -duration 2s -warmup 500ms   # quick
 package main
 

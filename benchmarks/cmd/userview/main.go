@@ -16,7 +16,7 @@
 // on a row when it is at least 10% faster and its peak heap is at most
 // bytebuf's.
 //
-//	go run ./cmd/userview -md results/userview.md -json results/userview.json
+//	go run ./cmd/userview -md userview.md -json userview.json
 //	go run ./cmd/userview -rounds 3 -bytes 128MiB   # quick
 package main
 

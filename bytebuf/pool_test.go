@@ -26,14 +26,9 @@ func use(p *bytebuf.Pool, n int) {
 }
 
 // oneProc runs the rest of the test at GOMAXPROCS 1, for tests of what the
-// calibration makes of one goroutine's lengths. Above 1, the sampler's
-// cells (picked by stack address) reach their calibrations at other points
-// of the same lengths, and the plan varies from run to run: over 800 runs
-// at -cpu 4 to 16, TestGrowthOfPieces saw 1.34 growths per Buffer in 95%
-// and up to 1.63 in the rest (at capacity/written 1.29, tighter), and the
-// mix of TestCapacityOnUntunedShapes up to 1.485 (1.38 to 1.41 at 1). The
-// benchmarks measure that spread on the workloads; these tests hold the
-// plan to its figures on a fixed sequence of calibrations.
+// sizing makes of one goroutine's lengths: each P sizes on the lengths put
+// back on it, so with more Ps a goroutine that moves sees each one's
+// default.
 func oneProc(t *testing.T) {
 	prev := runtime.GOMAXPROCS(1)
 	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
@@ -48,7 +43,7 @@ func write(b *bytebuf.Buffer, n int) {
 }
 
 // TestPoolBoundsFromFirstCall checks MaxCap and the budget before any
-// calibration, on the first calls.
+// window of the sizing ends, on the first calls.
 func TestPoolBoundsFromFirstCall(t *testing.T) {
 	reusetest.IgnoreLeaks(t) // drops Buffers on purpose; the debug build would report them
 	reusetest.KeepPooled(t)
@@ -199,7 +194,7 @@ func TestAllocs(t *testing.T) {
 	reusetest.KeepPooled(t) // a collection empties the pool, and the next Get allocates
 	var p bytebuf.Pool
 	t.Run("op=getput/size=100B", func(t *testing.T) {
-		for range 5000 { // calibrate
+		for range 5000 { // let the sizing settle
 			use(&p, 100)
 		}
 		reusetest.AllocsAtMost(t, 0, func() { use(&p, 100) })
@@ -229,10 +224,10 @@ func TestAllocs(t *testing.T) {
 			b.AppendTime(time.Unix(0, 0).UTC(), time.RFC1123)
 			p.Put(b)
 		}
-		// Let the pool calibrate to this workload. It follows the shift
-		// down from 100 bytes after about 10000 Puts (the median of the
-		// samples must move, and three calibrations agree), then drops the
-		// Buffers whose home arrays are now too large: 30000 leaves margin.
+		// Let the pool size itself to this workload: its default falls
+		// from the one of the earlier lengths within two windows (at most
+		// 2 * 960 Puts), and the Buffers of the old default leave its
+		// stack; 30000 leaves margin.
 		for range 30000 {
 			f()
 		}

@@ -106,6 +106,6 @@ func ExampleCollector_RegisterBuffers() {
 	}
 	// Output:
 	// reuse_buffer_pool_default_capacity_bytes 512
-	// reuse_buffer_pool_keep_capacity_bytes 65536
+	// reuse_buffer_pool_keep_capacity_bytes 4.194304e+06
 	// reuse_pool_news_total 1
 }

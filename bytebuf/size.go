@@ -8,6 +8,10 @@ import (
 
 // Size classes: four per doubling (1024, 1280, 1536, 1792, 2048, ...), so
 // that rounding a length up to its class wastes less than a quarter of it.
+// classOf and classSize are internal/sizeclass's Class and Size, written
+// again here on purpose: with them, a Get, Write or Put passes through
+// three files (pool.go, size.go or buffer.go, and internal/perp), the bound
+// issue #32 set; TestClassMath checks them on every length up to 1 MiB.
 // Classes are numbered from 0 (size 1); class 4s+3 has size 4<<s, so every
 // power of two is a class size. Default capacities and growth use the powers
 // of two only; the other classes hold arrays that an append made (see store).

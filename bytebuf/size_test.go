@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/reuse-go/reuse/internal/perp"
+	"github.com/reuse-go/reuse/internal/sizeclass"
 )
 
 // TestClassMath checks classOf and classSize against each other on every
@@ -88,5 +89,15 @@ func TestHintMovesMidWindow(t *testing.T) {
 	var s2 sizer
 	if d, _ := s2.add(100000, &p); classSize(d) != 4096 || s2.def&0x80 == 0 {
 		t.Errorf("a P starting after the hint: default %d bytes (state %#x), want the hint's 4096, adopted", classSize(d), s2.def)
+	}
+}
+
+// TestClassMathMatchesSizeclass: classOf and classSize are
+// internal/sizeclass's Class and Size, written again (see size.go).
+func TestClassMathMatchesSizeclass(t *testing.T) {
+	for n := 1; n <= 1<<20; n++ {
+		if c := classOf(n); c != sizeclass.Class(n) || classSize(c) != sizeclass.Size(c) {
+			t.Fatalf("classOf(%d) = %d of size %d; sizeclass: %d of size %d", n, c, classSize(c), sizeclass.Class(n), sizeclass.Size(sizeclass.Class(n)))
+		}
 	}
 }

@@ -30,8 +30,10 @@ func classSize(c int) int {
 	return (k - 4*sh) << sh
 }
 
-// defSize returns the size of a power-of-two class d (d%4 == 3).
-func defSize(d int) int { return 1 << ((d + 5) >> 2) }
+// defSize returns the size of a power-of-two class d (d%4 == 3). The mask
+// tells the compiler the shift is below 64, which spares the test Go's
+// shift semantics need (a quarter of Get's instructions).
+func defSize(d int) int { return 1 << (uint(d+5) >> 2 & 63) }
 
 // The sizing rule. Each processor (P) keeps a default capacity, a power of
 // two, and counts one Put in sampleEvery of its Puts: over a window of
@@ -63,29 +65,34 @@ const (
 	minClass = 4*3 + 7 // classSize(19) == 64
 )
 
-// sizer is the sizing state of one P, packed into the two words perp.Slot
-// gives its owner (Aux, Aux2), 32 bits of each. The default is stored as
-// its class XOR initialClass, so that the zero state stands for the
-// initial default, with bit 7 set once the first window has ended.
-type sizer struct {
-	def                 uint8 // the default class ^ initialClass, | 0x80 after the first window
-	n                   uint8 // samples in this window
-	above, above2, fit2 uint8 // the counts described above
-	top, low            uint8 // the largest and smallest class seen in this window, low+1 (0: none yet)
-}
+// sizer is the sizing state of one P: the two words perp.Slot gives its
+// owner (Aux, Aux2), 32 bits of each, so that 32-bit platforms hold it too.
+// The first holds the default, stored as its class XOR initialClass, so
+// that the zero state stands for the initial default, with bit 7 set once
+// the first window has ended (bits 0-7), then the window's counts: samples
+// (8-15), above (16-23), above2 (24-31). The second holds fit2 (0-7) and
+// the largest and smallest class seen in the window, the smallest plus one
+// (0: none yet) (8-15, 16-23). A sample adds to the counts in place: a
+// Put that unpacked them into bytes and packed them again spent a tenth of
+// a small op's time on it.
+type sizer struct{ w0, w1 uintptr }
 
-func unpack(aux, aux2 uintptr) sizer {
-	return sizer{
-		def: uint8(aux), n: uint8(aux >> 8), above: uint8(aux >> 16), above2: uint8(aux >> 24),
-		fit2: uint8(aux2), top: uint8(aux2 >> 8), low: uint8(aux2 >> 16),
-	}
-}
+// Counts of a sample, added to a sizer's words.
+const (
+	oneSample = 1 << 8
+	oneAbove  = 1 << 16
+	oneAbove2 = 1 << 24
+	oneFit2   = 1
+)
 
-func (s sizer) pack() (aux, aux2 uintptr) {
-	aux = uintptr(s.def) | uintptr(s.n)<<8 | uintptr(s.above)<<16 | uintptr(s.above2)<<24
-	aux2 = uintptr(s.fit2) | uintptr(s.top)<<8 | uintptr(s.low)<<16
-	return aux, aux2
-}
+func (s sizer) def() uint8  { return uint8(s.w0) }
+func (s sizer) n() int      { return int(uint8(s.w0 >> 8)) }
+func (s sizer) above() int  { return int(uint8(s.w0 >> 16)) }
+func (s sizer) above2() int { return int(uint8(s.w0 >> 24)) }
+func (s sizer) fit2() int   { return int(uint8(s.w1)) }
+func (s sizer) top() int    { return int(uint8(s.w1 >> 8)) }
+func (s sizer) low() int    { return int(uint8(s.w1 >> 16)) }
+func newWindow(d int) sizer { return sizer{w0: uintptr(uint8(d^initialClass) | 0x80)} }
 
 // sizerDef returns the default class of the packed state whose first word
 // is aux.
@@ -109,43 +116,51 @@ func (p *Pool) defOf(aux uintptr) int {
 // the end of a window moves the default, within the class of p's MaxCap.
 // It reports the default class after it, and whether it moved.
 func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
-	if s.def&0x80 == 0 && s.n == 0 {
+	if s.w0&0xff80 == 0 {
 		// The first sample of a P: it takes the hint, if there is one, as
 		// if a first window had ended on it. Counting a window against a
 		// hint that moves meanwhile mixed counts made against different
 		// defaults: at 16 Ps each first window read the last one's move as
 		// four-fold, and the defaults ran up to MaxCap (4 MiB).
 		if h := p.hint.Load(); h != 0 {
-			s.def = uint8(int(h)^initialClass) | 0x80
+			*s = newWindow(int(h))
 		}
 	}
-	d := int(s.def&0x7f ^ initialClass)
+	d := sizerDef(s.w0)
 	c := min(classOf(n), 254)
-	s.n++
-	s.top = max(s.top, uint8(c))
-	if s.low == 0 || int(s.low) > c+1 {
-		s.low = uint8(c + 1)
-	}
+	inc := uintptr(oneSample)
 	switch {
 	case c > d+4:
-		s.above2++
-		s.above++
+		inc += oneAbove + oneAbove2
 	case c > d:
-		s.above++
+		inc += oneAbove
 	case c <= d-4:
-		s.fit2++
+		s.w1 += oneFit2
+	}
+	s.w0 += inc
+	if c > s.top() {
+		s.w1 = s.w1&^0xff00 | uintptr(c)<<8
+	}
+	if l := s.low(); l == 0 || l > c+1 {
+		s.w1 = s.w1&^0xff0000 | uintptr(c+1)<<16
 	}
 	w := window
-	if s.def&0x80 == 0 {
+	if s.w0&0x80 == 0 {
 		w = firstWindow
 	}
-	k := int(s.n)
-	if k < w {
-		return d, false
+	if k := s.n(); k >= w {
+		return s.end(d, k, p)
 	}
+	return d, false
+}
+
+// end ends a window of k samples when the default was d: it moves the
+// default by the rule, within the class of p's MaxCap, and begins the next
+// window.
+func (s *sizer) end(d, k int, p *Pool) (def int, moved bool) {
 	nd := s.next(d, k)
 	nd = max(minClass, min(nd, p.topClass()))
-	*s = sizer{def: uint8(nd^initialClass) | 0x80}
+	*s = newWindow(nd)
 	if nd != d {
 		p.hint.Store(int32(nd))
 	}
@@ -156,15 +171,15 @@ func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 // with the counts of s, when the default was d: the rule above.
 func (s *sizer) next(d, k int) int {
 	switch {
-	case int(s.above) == k:
-		return int(s.low) - 1 | 3
-	case 8*int(s.above2) >= k:
+	case s.above() == k:
+		return s.low() - 1 | 3
+	case 8*s.above2() >= k:
 		return d + 8
-	case 16*int(s.above) >= 3*k:
+	case 16*s.above() >= 3*k:
 		return d + 4
-	case int(s.fit2) == k:
-		return int(s.top) | 3
-	case 16*int(s.fit2) >= 15*k:
+	case s.fit2() == k:
+		return s.top() | 3
+	case 16*s.fit2() >= 15*k:
 		return d - 4
 	}
 	return d
@@ -186,9 +201,9 @@ func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
 
 // sample is the sample part of observe.
 func sample(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
-	s := unpack(sl.Aux, sl.Aux2)
+	s := sizer{sl.Aux, sl.Aux2}
 	def, moved = s.add(n, p)
-	sl.Aux, sl.Aux2 = s.pack()
+	sl.Aux, sl.Aux2 = s.w0, s.w1
 	return def, moved
 }
 
@@ -223,7 +238,7 @@ func (p *Pool) sharedObserve(n int) {
 		return
 	}
 	_, moved := p.shared.st.add(n, p)
-	p.shared.def.Store(int32(p.shared.st.def))
+	p.shared.def.Store(int32(p.shared.st.def()))
 	p.shared.mu.Unlock()
 	if moved {
 		p.changes.Add(1)

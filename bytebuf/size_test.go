@@ -54,7 +54,7 @@ func TestObserveMatchesAdd(t *testing.T) {
 		if d1 != d2 || m1 != m2 {
 			t.Fatalf("Put %d of %d bytes: add gives (%d, %v), observe (%d, %v)", i, n, d1, m1, d2, m2)
 		}
-		if a, a2 := s.pack(); a != sl.Aux || a2 != sl.Aux2 {
+		if a, a2 := s.w0, s.w1; a != sl.Aux || a2 != sl.Aux2 {
 			t.Fatalf("Put %d: states differ: %#x %#x, %#x %#x", i, a, a2, sl.Aux, sl.Aux2)
 		}
 	}
@@ -87,8 +87,8 @@ func TestHintMovesMidWindow(t *testing.T) {
 	// A P that starts after that takes the hint, P 1's move to 4 KiB, at
 	// its first sample, and counts against it.
 	var s2 sizer
-	if d, _ := s2.add(100000, &p); classSize(d) != 4096 || s2.def&0x80 == 0 {
-		t.Errorf("a P starting after the hint: default %d bytes (state %#x), want the hint's 4096, adopted", classSize(d), s2.def)
+	if d, _ := s2.add(100000, &p); classSize(d) != 4096 || s2.def()&0x80 == 0 {
+		t.Errorf("a P starting after the hint: default %d bytes (state %#x), want the hint's 4096, adopted", classSize(d), s2.w0)
 	}
 }
 

@@ -175,19 +175,20 @@ func (p *Pool) Get() *Buffer {
 		return p.getSlow()
 	}
 	perp.Add(&sl.Gets)
-	d := p.defOf(sl.Aux)
-	var v unsafe.Pointer
-	// The entry is left as it is, which saves a write barrier: an entry
-	// above the depth is never read, and the sweep clears it.
+	// The stack holds Buffers of the default class alone (Put empties it
+	// when the default moves). The entry is left as it is, which saves a
+	// write barrier: an entry above the depth is never read, and the sweep
+	// clears it.
 	if dp := sl.Depth; dp&0xff > 0 {
 		sl.Depth = dp - 1
-		v = sl.Stack[dp&0xff-1]
+		if v := sl.Stack[dp&0xff-1]; v != nil {
+			perp.Unpin()
+			return p.handOut((*Buffer)(v))
+		}
 	}
+	d := p.defOf(sl.Aux)
 	perp.Unpin()
-	if b := (*Buffer)(v); b != nil && cap(b.buf) == defSize(d) {
-		return p.handOut(b)
-	}
-	return p.getMiss(a, d, (*Buffer)(v))
+	return p.getMiss(a, d)
 }
 
 // getSlow is Get where the per-P array is not there yet: at first use,
@@ -203,16 +204,12 @@ func (p *Pool) getSlow() *Buffer {
 	perp.Add(&sl.Gets)
 	d := p.defOf(sl.Aux)
 	perp.Unpin()
-	return p.getMiss(a, d, nil)
+	return p.getMiss(a, d)
 }
 
-// getMiss is the end of a Get that found no Buffer of the default class d
-// on its P's stack: stale, if not nil, is one it found of another class
-// (put there before the default moved).
-func (p *Pool) getMiss(a *perp.Slot, d int, stale *Buffer) *Buffer {
-	if stale != nil {
-		p.store(stale)
-	}
+// getMiss is the end of a Get that found no Buffer on its P's stack: it
+// takes one of the default class d from the class pools.
+func (p *Pool) getMiss(a *perp.Slot, d int) *Buffer {
 	b := p.fromClass(d)
 	b.slots = a
 	return p.handOut(b)
@@ -291,7 +288,8 @@ func (p *Pool) Put(b *Buffer) {
 		return
 	}
 	n := max(b.peak, len(b.buf))
-	b.buf, b.peak = b.buf[:0], 0
+	b.buf = b.buf[:0]
+	b.peak = 0
 	a := p.slots.Load()
 	if a == nil {
 		p.putSized(b, n)
@@ -313,7 +311,9 @@ func (p *Pool) Put(b *Buffer) {
 		d, moved = sample(sl, n, p)
 	}
 	if c, ds := cap(b.buf), defSize(d); !moved && b.slots == a && int64(c) <= p.limit.Load() {
-		if c == ds && dp&0xff < perp.StackLen {
+		// Only once the P's sizer has begun, so that the stack's class
+		// is the P's own default, never the pool's hint (see defOf).
+		if c == ds && dp&0xff < perp.StackLen && sl.Aux&0xff80 != 0 {
 			sl.Stack[dp&0xff] = unsafe.Pointer(b)
 			sl.Depth = dp + 1
 			perp.Unpin()
@@ -326,6 +326,11 @@ func (p *Pool) Put(b *Buffer) {
 			perp.Unpin()
 			return
 		}
+	}
+	if moved {
+		// The stack's Buffers are of the old default: let them go, to
+		// the collector (moves are rare once the lengths settle).
+		sl.Depth = dp &^ 0xff
 	}
 	perp.Unpin()
 	if moved {
@@ -368,6 +373,9 @@ func (p *Pool) putSized(b *Buffer, n int) {
 		if sl := perp.At(a, pid); sl != nil {
 			perp.Add(&sl.Puts)
 			_, moved := observe(sl, n, p)
+			if moved {
+				sl.Depth &^= 0xff // as in Put
+			}
 			perp.Unpin()
 			if moved {
 				p.changes.Add(1)
@@ -526,7 +534,7 @@ func (p *Pool) keep(h *Buffer) {
 	pid := perp.Pin()
 	if sl := perp.At(a, pid); sl != nil {
 		d := p.defOf(sl.Aux)
-		if dp := sl.Depth; dp&0xff < perp.StackLen && cap(h.buf) == defSize(d) && int64(cap(h.buf)) <= p.limit.Load() {
+		if dp := sl.Depth; dp&0xff < perp.StackLen && sl.Aux&0xff80 != 0 && cap(h.buf) == defSize(d) && int64(cap(h.buf)) <= p.limit.Load() {
 			sl.Stack[dp&0xff] = unsafe.Pointer(h)
 			sl.Depth = dp + 1
 			perp.Unpin()

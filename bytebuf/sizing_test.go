@@ -131,6 +131,31 @@ func TestSizingFollowsShift(t *testing.T) {
 	}
 }
 
+// TestGetHandsOutTheDefault: with Buffers in flight, so that the P's stack
+// holds several when the default moves, every Get hands out the default
+// capacity, never one of the default before the move.
+func TestGetHandsOutTheDefault(t *testing.T) {
+	oneProc(t)
+	var p bytebuf.Pool
+	l := slices.Concat(repeat(1000, 1088), repeat(20000, 1920), repeat(300, 1920), repeat(5000, 1920))
+	var inFlight [5]*bytebuf.Buffer
+	for k := range inFlight {
+		inFlight[k] = p.Get()
+	}
+	for i, n := range l {
+		k := i % len(inFlight)
+		inFlight[k].Write(payload[:n])
+		p.Put(inFlight[k])
+		inFlight[k] = p.Get()
+		if c, d := inFlight[k].Cap(), p.Stats().DefaultCap; c != d {
+			t.Fatalf("Get after Put %d: capacity %d, DefaultCap %d", i, c, d)
+		}
+	}
+	if m := p.Stats().Calibrations; m != 4 {
+		t.Errorf("%d moves of the default, want 4", m)
+	}
+}
+
 // percentileClass returns the capacity of the smallest class (of
 // bytebuf's four per doubling) that holds fraction q of lengths.
 func percentileClass(lengths []int, q float64) int {

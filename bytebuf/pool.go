@@ -308,7 +308,7 @@ func (p *Pool) Put(b *Buffer) {
 	sl.Depth = dp
 	d, moved := p.defOf(sl.Aux), false
 	if dp&((sampleEvery-1)<<8) == 0 {
-		d, moved = sample(sl, n, p)
+		d, moved = sample(sl, n, p, d)
 	}
 	if c, ds := cap(b.buf), defSize(d); !moved && b.slots == a && int64(c) <= p.limit.Load() {
 		// Only once the P's sizer has begun, so that the stack's class

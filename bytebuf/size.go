@@ -70,11 +70,11 @@ const (
 // The first holds the default, stored as its class XOR initialClass, so
 // that the zero state stands for the initial default, with bit 7 set once
 // the first window has ended (bits 0-7), then the window's counts: samples
-// (8-15), above (16-23), above2 (24-31). The second holds fit2 (0-7) and
-// the largest and smallest class seen in the window, the smallest plus one
-// (0: none yet) (8-15, 16-23). A sample adds to the counts in place: a
-// Put that unpacked them into bytes and packed them again spent a tenth of
-// a small op's time on it.
+// (8-15), above (16-23), above2 (24-31). The second holds fit2 (0-7), the
+// largest class seen in the window (8-15), and 255 less the smallest
+// (16-23; 0: none yet). A sample adds to the words in place: a Put that
+// unpacked them into bytes and packed them again spent a tenth of a small
+// op's time on it.
 type sizer struct{ w0, w1 uintptr }
 
 // Counts of a sample, added to a sizer's words.
@@ -85,14 +85,40 @@ const (
 	oneFit2   = 1
 )
 
-func (s sizer) def() uint8  { return uint8(s.w0) }
 func (s sizer) n() int      { return int(uint8(s.w0 >> 8)) }
 func (s sizer) above() int  { return int(uint8(s.w0 >> 16)) }
 func (s sizer) above2() int { return int(uint8(s.w0 >> 24)) }
 func (s sizer) fit2() int   { return int(uint8(s.w1)) }
 func (s sizer) top() int    { return int(uint8(s.w1 >> 8)) }
-func (s sizer) low() int    { return int(uint8(s.w1 >> 16)) }
+func (s sizer) low() int    { return 255 - int(uint8(s.w1>>16)) }
 func newWindow(d int) sizer { return sizer{w0: uintptr(uint8(d^initialClass) | 0x80)} }
+
+// begun reports whether the P has counted a sample since its first window
+// began (or ended one): its default is then its own, not the pool's hint.
+func (s sizer) begun() bool { return s.w0&0xff80 != 0 }
+
+// last reports whether the next sample ends the window.
+func (s sizer) last() bool {
+	if s.w0&0x80 == 0 {
+		return s.n()+1 >= firstWindow
+	}
+	return s.n()+1 >= window
+}
+
+// count counts a sample of class c against the default class d.
+func (s *sizer) count(c, d int) {
+	w0, w1 := s.w0+oneSample, s.w1
+	if c > d {
+		w0 += oneAbove
+		if c > d+4 {
+			w0 += oneAbove2
+		}
+	} else if c <= d-4 {
+		w1 += oneFit2
+	}
+	top, low := max(w1>>8&0xff, uintptr(c)), max(w1>>16&0xff, uintptr(255-c))
+	s.w0, s.w1 = w0, w1&0xff|top<<8|low<<16
+}
 
 // sizerDef returns the default class of the packed state whose first word
 // is aux.
@@ -127,23 +153,7 @@ func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 		}
 	}
 	d := sizerDef(s.w0)
-	c := min(classOf(n), 254)
-	inc := uintptr(oneSample)
-	switch {
-	case c > d+4:
-		inc += oneAbove + oneAbove2
-	case c > d:
-		inc += oneAbove
-	case c <= d-4:
-		s.w1 += oneFit2
-	}
-	s.w0 += inc
-	if c > s.top() {
-		s.w1 = s.w1&^0xff00 | uintptr(c)<<8
-	}
-	if l := s.low(); l == 0 || l > c+1 {
-		s.w1 = s.w1&^0xff0000 | uintptr(c+1)<<16
-	}
+	s.count(min(classOf(n), 254), d)
 	w := window
 	if s.w0&0x80 == 0 {
 		w = firstWindow
@@ -172,7 +182,7 @@ func (s *sizer) end(d, k int, p *Pool) (def int, moved bool) {
 func (s *sizer) next(d, k int) int {
 	switch {
 	case s.above() == k:
-		return s.low() - 1 | 3
+		return s.low() | 3
 	case 8*s.above2() >= k:
 		return d + 8
 	case 16*s.above() >= 3*k:
@@ -193,16 +203,24 @@ func (s *sizer) next(d, k int) int {
 func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
 	dp := sl.Depth + 1<<8
 	sl.Depth = dp
+	d := p.defOf(sl.Aux)
 	if dp&((sampleEvery-1)<<8) != 0 {
-		return p.defOf(sl.Aux), false
+		return d, false
 	}
-	return sample(sl, n, p)
+	return sample(sl, n, p, d)
 }
 
-// sample is the sample part of observe.
-func sample(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
+// sample is the sample part of observe; d is the P's default class. Most
+// samples only count: add's whole work is for the first sample of a P and
+// the last of a window.
+func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 	s := sizer{sl.Aux, sl.Aux2}
-	def, moved = s.add(n, p)
+	if !s.begun() || s.last() {
+		def, moved = s.add(n, p)
+	} else {
+		s.count(min(classOf(n), 254), d)
+		def = d
+	}
 	sl.Aux, sl.Aux2 = s.w0, s.w1
 	return def, moved
 }
@@ -238,7 +256,7 @@ func (p *Pool) sharedObserve(n int) {
 		return
 	}
 	_, moved := p.shared.st.add(n, p)
-	p.shared.def.Store(int32(p.shared.st.def()))
+	p.shared.def.Store(int32(uint8(p.shared.st.w0)))
 	p.shared.mu.Unlock()
 	if moved {
 		p.changes.Add(1)

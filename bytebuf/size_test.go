@@ -87,7 +87,7 @@ func TestHintMovesMidWindow(t *testing.T) {
 	// A P that starts after that takes the hint, P 1's move to 4 KiB, at
 	// its first sample, and counts against it.
 	var s2 sizer
-	if d, _ := s2.add(100000, &p); classSize(d) != 4096 || s2.def()&0x80 == 0 {
+	if d, _ := s2.add(100000, &p); classSize(d) != 4096 || !s2.begun() {
 		t.Errorf("a P starting after the hint: default %d bytes (state %#x), want the hint's 4096, adopted", classSize(d), s2.w0)
 	}
 }

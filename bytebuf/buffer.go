@@ -32,8 +32,9 @@ type Buffer struct {
 	buf []byte
 	// pool is the Pool that made the Buffer, nil for a Buffer made otherwise.
 	pool *Pool
-	// acct holds the Buffer's capacity for the Pool's count of bytes alive.
-	acct *account
+	// arr is the tracking of buf's array in the Pool's count of bytes
+	// alive; it moves with the array.
+	arr tracked
 	// slots is the Pool's per-P array as of the Buffer's last Get or Put:
 	// the sizing state lives there, and lasts as long as any Buffer of the
 	// pool does (see Pool.slots).
@@ -144,14 +145,14 @@ func appendGrow(buf []byte, need int) []byte {
 }
 
 // setBuf installs s, the result of appending to b.buf. When the append
-// reallocated (the Grow before it was too small), the Buffer's count of
-// bytes alive follows the new capacity.
+// reallocated (the Grow before it was too small), the Pool counts the new
+// array alive instead of the old.
 func (b *Buffer) setBuf(s []byte) {
-	if d := cap(s) - cap(b.buf); d != 0 && b.acct != nil {
-		b.acct.n.Add(int64(d))
-		b.pool.alive.Add(int64(d))
-	}
+	moved := cap(s) != cap(b.buf)
 	b.buf = s
+	if moved && b.pool != nil {
+		b.pool.recount(b)
+	}
 }
 
 // Write appends p to the buffer. It returns len(p) and a nil error.

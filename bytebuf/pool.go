@@ -103,18 +103,36 @@ type Pool struct {
 	gets, puts atomic.Uint64
 }
 
-// account holds how many bytes a Buffer's array adds to its Pool's alive,
-// apart from the Buffer so that its cleanup does not keep the Buffer alive.
-type account struct {
-	n atomic.Int64
+// counted is the argument of the cleanup of an array a Pool counts alive:
+// the pool and the array's size.
+type counted struct {
 	p *Pool
+	n int64
 }
 
-// release is the cleanup of a Buffer: its bytes leave alive. A function,
-// not a closure, so that arranging it allocates nothing but the account.
-func release(a *account) {
-	a.p.alive.Add(-a.n.Load())
-	a.p.refreshLimit()
+// release is the cleanup of an array: its bytes leave alive. A function,
+// not a closure, so that arranging it allocates nothing but its argument.
+func release(c counted) {
+	c.p.alive.Add(-c.n)
+	c.p.refreshLimit()
+}
+
+// count adds buf's array to alive until the collector frees it, and
+// returns its tracking for the Buffer that holds it. The cleanup is the
+// array's, not the Buffer's: a growth exchanges arrays between Buffers
+// with plain stores.
+func (p *Pool) count(buf []byte) tracked {
+	n := cap(buf)
+	p.alive.Add(int64(n))
+	c := runtime.AddCleanup(unsafe.SliceData(buf), release, counted{p, int64(n)})
+	p.refreshLimit()
+	return tracked{c, n}
+}
+
+// tracked is an array's cleanup, and the size it counts alive.
+type tracked struct {
+	c runtime.Cleanup
+	n int
 }
 
 // NewPool returns a Pool with the bounds of c, or an error wrapping ErrConfig
@@ -253,12 +271,8 @@ func (p *Pool) fromClass(c int) *Buffer {
 // leave alive when the collector frees it.
 func (p *Pool) newBuffer(size int) *Buffer {
 	p.news.Add(1)
-	a := &account{p: p}
-	a.n.Store(int64(size))
-	p.alive.Add(int64(size))
-	b := &Buffer{buf: make([]byte, 0, size), pool: p, acct: a, classes: p.classesNow()}
-	runtime.AddCleanup(b, release, a)
-	p.refreshLimit()
+	b := &Buffer{buf: make([]byte, 0, size), pool: p, classes: p.classesNow()}
+	b.arr = p.count(b.buf)
 	return b
 }
 
@@ -419,7 +433,9 @@ func (p *Pool) store(b *Buffer) {
 // drop lets the collector have b, whose bytes leave alive at once.
 func (p *Pool) drop(b *Buffer) {
 	p.drops.Add(1)
-	p.alive.Add(-b.acct.n.Swap(0))
+	b.arr.c.Stop()
+	p.alive.Add(-int64(b.arr.n))
+	b.arr = tracked{}
 	p.refreshLimit()
 }
 
@@ -488,9 +504,7 @@ func (p *Pool) grow(b *Buffer, need int) {
 	}
 	b.buf, h.buf = h.buf[:len(old)], old[:0]
 	copy(b.buf, old)
-	bn, hn := b.acct.n.Load(), h.acct.n.Load()
-	b.acct.n.Store(hn)
-	h.acct.n.Store(bn)
+	b.arr, h.arr = h.arr, b.arr
 	p.keep(h)
 }
 
@@ -547,12 +561,17 @@ func (p *Pool) keep(h *Buffer) {
 
 // growUnpooled grows b beyond MaxCap, as append would.
 func (p *Pool) growUnpooled(b *Buffer, need int) {
-	buf := appendGrow(b.buf, need)
-	delta := int64(cap(buf) - cap(b.buf))
-	b.buf = buf
-	b.acct.n.Add(delta)
-	p.alive.Add(delta)
-	p.refreshLimit()
+	b.buf = appendGrow(b.buf, need)
+	p.recount(b)
+}
+
+// recount moves b's count of bytes alive to its array, which an append
+// has just replaced: the old one leaves the count at once, as it is the
+// collector's.
+func (p *Pool) recount(b *Buffer) {
+	b.arr.c.Stop()
+	p.alive.Add(-int64(b.arr.n))
+	b.arr = p.count(b.buf)
 }
 
 // Stats is a snapshot of a Pool's counters and sizing.

@@ -495,10 +495,10 @@ func (p *Pool) grow(b *Buffer, need int) {
 			return
 		}
 	}
-	h := p.grown(size)
-	if h == nil {
-		h = p.fromClass(classOf(size))
+	if p.exchange(b, size) {
+		return
 	}
+	h := p.fromClass(classOf(size))
 	if debug.Enabled {
 		debug.Check(p, unsafe.Pointer(h), h.buf[:cap(h.buf)], debug.Poison)
 	}
@@ -508,31 +508,50 @@ func (p *Pool) grow(b *Buffer, need int) {
 	p.keep(h)
 }
 
-// grown returns the Buffer that the calling goroutine's P keeps from the
-// last Put of a Buffer that grew, if its capacity is size, or nil. On
-// lengths that mostly fit the default, a growth is then an exchange of
-// arrays with it and a push of the old array on the P's stack (keep),
-// instead of two round trips through the class pools (a sixth of the
-// cost of a 256-byte op, where an eighth of the lengths exceed 512 bytes).
-func (p *Pool) grown(size int) *Buffer {
-	if debug.Enabled || !perp.OK {
-		return nil
+// maxPinnedCopy is the most bytes exchange copies while pinned to its P.
+const maxPinnedCopy = 16 << 10
+
+// exchange is grow's fast path, to an array of capacity size: when the
+// calling goroutine's P keeps one of that capacity from the last Put of a
+// Buffer that grew (Put keeps it in the P's Val), b takes that Buffer's
+// array and gives it its own, which goes on the P's stack if it has the
+// default capacity, all in one pinned section. On lengths that mostly fit
+// the default, a growth then costs no round trip through the class pools
+// (two of them were a sixth of the cost of a 256-byte op, where an eighth
+// of the lengths exceed 512 bytes). It reports false, having done nothing,
+// when the P keeps no such Buffer.
+func (p *Pool) exchange(b *Buffer, size int) bool {
+	old := b.buf
+	if debug.Enabled || !perp.OK || len(old) > maxPinnedCopy {
+		return false
 	}
 	a := p.slots.Load()
 	pid := perp.Pin()
 	sl := perp.At(a, pid)
 	if sl == nil {
 		perp.Unpin()
-		return nil
+		return false
 	}
 	v := sl.Val
 	if v == nil || cap((*Buffer)(v).buf) != size {
 		perp.Unpin()
-		return nil
+		return false
 	}
 	sl.Take() // nil if the sweep emptied it since: v is this goroutine's either way
+	h := (*Buffer)(v)
+	b.buf, h.buf = h.buf[:len(old)], old[:0]
+	copy(b.buf, old)
+	b.arr, h.arr = h.arr, b.arr
+	if dp := sl.Depth; dp&0xff < perp.StackLen && sl.Aux&0xff80 != 0 && h.slots == a &&
+		cap(old) == defSize(p.defOf(sl.Aux)) && int64(cap(old)) <= p.limit.Load() {
+		sl.Stack[dp&0xff] = v
+		sl.Depth = dp + 1
+		perp.Unpin()
+		return true
+	}
 	perp.Unpin()
-	return (*Buffer)(v)
+	p.store(h)
+	return true
 }
 
 // keep is store for a Buffer whose array a growth gave back: it goes on

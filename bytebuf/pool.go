@@ -53,6 +53,10 @@ type Config struct {
 // NewPool for other bounds. A Pool is safe for use by multiple goroutines and
 // must not be copied after first use.
 type Pool struct {
+	// limit is the largest capacity Put keeps: MaxCap, or -1 while the
+	// arrays alive exceed the budget; 0 until first computed. Every Put
+	// reads it with slots' array pointer, which it shares a line with.
+	limit atomic.Int64
 	// slots holds, for each P, a stack of Buffers of that P's default class
 	// (Stack, Depth) and the P's sizing state (Aux, Aux2; see sizer). Unused where
 	// perp.OK is false, where shared holds the sizing state instead. The
@@ -76,9 +80,6 @@ type Pool struct {
 	maxCap int
 	budget int64
 
-	// limit is the largest capacity Put keeps: MaxCap, or -1 while the
-	// arrays alive exceed the budget; 0 until first computed.
-	limit atomic.Int64
 	// alive is the capacity of the arrays of the Buffers this pool made
 	// that the collector has not freed.
 	alive atomic.Int64

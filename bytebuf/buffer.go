@@ -2,7 +2,7 @@ package bytebuf
 
 import (
 	"io"
-	"sync"
+	"runtime"
 
 	"github.com/reuse-go/reuse/internal/perp"
 	"math"
@@ -29,24 +29,23 @@ const minRead = 512
 // are reused too. A Buffer is not safe for concurrent use, and must not be
 // copied after first use.
 type Buffer struct {
+	// The fields Get, Write and Put use come first: with arr, the Buffer
+	// is 64 bytes, one cache line.
 	buf []byte
 	// pool is the Pool that made the Buffer, nil for a Buffer made otherwise.
 	pool *Pool
-	// arr is the tracking of buf's array in the Pool's count of bytes
-	// alive; it moves with the array.
-	arr tracked
 	// slots is the Pool's per-P array as of the Buffer's last Get or Put:
-	// the sizing state lives there, and lasts as long as any Buffer of the
-	// pool does (see Pool.slots).
+	// the sizing state lives there, and the class pools hang from it, so
+	// both last as long as any Buffer of the pool does (see Pool.slots).
 	slots *perp.Slot
-	// classes is the Pool's class pools as of the Buffer's making or last
-	// keeping, for the same reason.
-	classes *[]sync.Pool
 	// peak is the largest length the buffer held before its last Reset,
 	// Truncate or WriteTo since it left the pool, so that a Buffer emptied
 	// before Put (the bytebufferpool and fasttemplate idiom, or WriteTo)
 	// still tells its pool how much was written into it.
 	peak int
+	// arr is the cleanup that counts buf's array in its Pool's bytes
+	// alive (see Pool.count); it moves with the array.
+	arr runtime.Cleanup
 }
 
 // written returns the largest length the buffer held since it left the pool.
@@ -148,10 +147,10 @@ func appendGrow(buf []byte, need int) []byte {
 // reallocated (the Grow before it was too small), the Pool counts the new
 // array alive instead of the old.
 func (b *Buffer) setBuf(s []byte) {
-	moved := cap(s) != cap(b.buf)
+	old := cap(b.buf)
 	b.buf = s
-	if moved && b.pool != nil {
-		b.pool.recount(b)
+	if cap(s) != old && b.pool != nil {
+		b.pool.recount(b, old)
 	}
 }
 

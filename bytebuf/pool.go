@@ -70,8 +70,8 @@ type Pool struct {
 	// classes holds the Buffers by the class of their capacity, made on
 	// first need. Like slots, the sweep after each collection lets it go
 	// to a weak pointer (cweak, protected by cmu), which the next use takes
-	// back, and every Buffer kept points to it: so it is freed with the
-	// last Buffer of an idle pool.
+	// back, and it hangs from the per-P array (hang), which every Buffer
+	// points to: so it is freed with the last Buffer of an idle pool.
 	classes atomic.Pointer[[]sync.Pool]
 	cmu     sync.Mutex
 	cweak   weak.Pointer[[]sync.Pool]
@@ -119,21 +119,15 @@ func release(c counted) {
 }
 
 // count adds buf's array to alive until the collector frees it, and
-// returns its tracking for the Buffer that holds it. The cleanup is the
-// array's, not the Buffer's: a growth exchanges arrays between Buffers
+// returns the array's cleanup for the Buffer that holds it. The cleanup is
+// the array's, not the Buffer's: a growth exchanges arrays between Buffers
 // with plain stores.
-func (p *Pool) count(buf []byte) tracked {
+func (p *Pool) count(buf []byte) runtime.Cleanup {
 	n := cap(buf)
 	p.alive.Add(int64(n))
 	c := runtime.AddCleanup(unsafe.SliceData(buf), release, counted{p, int64(n)})
 	p.refreshLimit()
-	return tracked{c, n}
-}
-
-// tracked is an array's cleanup, and the size it counts alive.
-type tracked struct {
-	c runtime.Cleanup
-	n int
+	return c
 }
 
 // NewPool returns a Pool with the bounds of c, or an error wrapping ErrConfig
@@ -254,7 +248,9 @@ func (p *Pool) slotsNow() *perp.Slot {
 	if a := p.slots.Load(); a != nil {
 		return a
 	}
-	return p.slots.MakeShort(p.swept)
+	a := p.slots.MakeShort(p.swept)
+	p.hang(p.classes.Load())
+	return a
 }
 
 // fromClass returns an empty Buffer of capacity classSize(c): one the pool
@@ -272,7 +268,7 @@ func (p *Pool) fromClass(c int) *Buffer {
 // leave alive when the collector frees it.
 func (p *Pool) newBuffer(size int) *Buffer {
 	p.news.Add(1)
-	b := &Buffer{buf: make([]byte, 0, size), pool: p, classes: p.classesNow()}
+	b := &Buffer{buf: make([]byte, 0, size), pool: p}
 	b.arr = p.count(b.buf)
 	return b
 }
@@ -419,12 +415,11 @@ func (p *Pool) store(b *Buffer) {
 	i := classOf(c)
 	if classSize(i) != c {
 		// Only an append that reallocated (AppendQuote) makes a capacity
-		// that is not a class size: keep it as the class below.
-		i--
-		b.buf = b.buf[:0:classSize(i)]
+		// that is not a class size: rare, and not worth a class.
+		p.drop(b)
+		return
 	}
 	cp := p.classesNow()
-	b.classes = cp
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
@@ -434,9 +429,9 @@ func (p *Pool) store(b *Buffer) {
 // drop lets the collector have b, whose bytes leave alive at once.
 func (p *Pool) drop(b *Buffer) {
 	p.drops.Add(1)
-	b.arr.c.Stop()
-	p.alive.Add(-int64(b.arr.n))
-	b.arr = tracked{}
+	b.arr.Stop()
+	p.alive.Add(-int64(cap(b.buf)))
+	b.arr = runtime.Cleanup{}
 	p.refreshLimit()
 }
 
@@ -462,7 +457,20 @@ func (p *Pool) classesNow() *[]sync.Pool {
 		}
 	}
 	p.classes.Store(cp)
+	p.hang(cp)
 	return cp
+}
+
+// hang hangs the class pools cp from the per-P array's header, so that
+// they live as long as the array, which every Buffer of the pool points
+// to: they are freed with the last Buffer of an idle pool.
+func (p *Pool) hang(cp *[]sync.Pool) {
+	if a := p.slots.Load(); perp.OK && a != nil && cp != nil {
+		h := &perp.Header(a).Spare
+		if atomic.LoadPointer(h) != unsafe.Pointer(cp) {
+			atomic.StorePointer(h, unsafe.Pointer(cp))
+		}
+	}
 }
 
 // swept runs after each collection's sweep (on the finalizer goroutine):
@@ -581,16 +589,17 @@ func (p *Pool) keep(h *Buffer) {
 
 // growUnpooled grows b beyond MaxCap, as append would.
 func (p *Pool) growUnpooled(b *Buffer, need int) {
+	old := cap(b.buf)
 	b.buf = appendGrow(b.buf, need)
-	p.recount(b)
+	p.recount(b, old)
 }
 
 // recount moves b's count of bytes alive to its array, which an append
-// has just replaced: the old one leaves the count at once, as it is the
-// collector's.
-func (p *Pool) recount(b *Buffer) {
-	b.arr.c.Stop()
-	p.alive.Add(-int64(b.arr.n))
+// has just put in place of one of capacity old: that one leaves the count
+// at once, as it is the collector's.
+func (p *Pool) recount(b *Buffer, old int) {
+	b.arr.Stop()
+	p.alive.Add(-int64(old))
 	b.arr = p.count(b.buf)
 }
 

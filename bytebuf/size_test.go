@@ -3,6 +3,7 @@ package bytebuf
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/perp"
 	"github.com/reuse-go/reuse/internal/sizeclass"
@@ -99,5 +100,13 @@ func TestClassMathMatchesSizeclass(t *testing.T) {
 		if c := classOf(n); c != sizeclass.Class(n) || classSize(c) != sizeclass.Size(c) {
 			t.Fatalf("classOf(%d) = %d of size %d; sizeclass: %d of size %d", n, c, classSize(c), sizeclass.Class(n), sizeclass.Size(sizeclass.Class(n)))
 		}
+	}
+}
+
+// TestBufferIsOneLine: a Buffer fits one 64-byte cache line, which Get,
+// Write and Put touch; at 80 bytes, half of them straddled two.
+func TestBufferIsOneLine(t *testing.T) {
+	if s := unsafe.Sizeof(Buffer{}); s > 64 {
+		t.Errorf("a Buffer is %d bytes, want at most 64", s)
 	}
 }

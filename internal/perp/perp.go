@@ -237,6 +237,13 @@ func (s *Slots) MakeShort(onSweep func(idle bool)) *Slot {
 	return s.MakeWith(onSweep)
 }
 
+// Header returns the header of the non-nil array a (as Load returns it),
+// just before P 0's slot. Its Spare is the owner's, for a value that lives
+// as long as the array does (bytebuf.Pool hangs its class pools there):
+// the sweep never touches it, and any goroutine may set it, with an atomic
+// store.
+func Header(a *Slot) *Slot { return (*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)) }
+
 // Len returns the number of Ps the non-nil array a (as Load returns it)
 // serves, from the header just before P 0's slot.
 func Len(a *Slot) int { return int((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux) }

@@ -182,7 +182,7 @@ func (p *Pool) Get() *Buffer {
 		return p.getSlow()
 	}
 	pid := perp.Pin() // nothing here may allocate or block
-	sl := perp.At(a, pid)
+	sl := p.slots.At(a, pid)
 	if sl == nil {
 		perp.Unpin()
 		return p.getSlow()
@@ -209,7 +209,7 @@ func (p *Pool) Get() *Buffer {
 func (p *Pool) getSlow() *Buffer {
 	a := p.slotsNow()
 	pid := perp.Pin()
-	sl := perp.At(a, pid)
+	sl := p.slots.At(a, pid)
 	if sl == nil {
 		perp.Unpin()
 		return p.getShared() // GOMAXPROCS grew this instant
@@ -307,7 +307,7 @@ func (p *Pool) Put(b *Buffer) {
 		return
 	}
 	pid := perp.Pin()
-	sl := perp.At(a, pid)
+	sl := p.slots.At(a, pid)
 	if sl == nil {
 		perp.Unpin()
 		p.putSized(b, n)
@@ -381,7 +381,7 @@ func (p *Pool) putSized(b *Buffer, n int) {
 	if perp.OK {
 		a := p.slotsNow()
 		pid := perp.Pin()
-		if sl := perp.At(a, pid); sl != nil {
+		if sl := p.slots.At(a, pid); sl != nil {
 			perp.Add(&sl.Puts)
 			_, moved := observe(sl, n, p)
 			if moved {
@@ -536,7 +536,7 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 	}
 	a := p.slots.Load()
 	pid := perp.Pin()
-	sl := perp.At(a, pid)
+	sl := p.slots.At(a, pid)
 	if sl == nil {
 		perp.Unpin()
 		return false
@@ -574,7 +574,7 @@ func (p *Pool) keep(h *Buffer) {
 	}
 	h.slots = a
 	pid := perp.Pin()
-	if sl := perp.At(a, pid); sl != nil {
+	if sl := p.slots.At(a, pid); sl != nil {
 		d := p.defOf(sl.Aux)
 		if dp := sl.Depth; dp&0xff < perp.StackLen && sl.Aux&0xff80 != 0 && cap(h.buf) == defSize(d) && int64(cap(h.buf)) <= p.limit.Load() {
 			sl.Stack[dp&0xff] = unsafe.Pointer(h)

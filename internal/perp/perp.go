@@ -108,6 +108,13 @@ type Slots struct {
 	// are the slots of Ps 0 to n-1. Pointing past the header saves At an
 	// add.
 	arr atomic.Pointer[Slot]
+	// served is a number of Ps that every array published since it was
+	// first set serves at least (0: none published yet). It is set before
+	// the first array is published and lowered before a smaller one is,
+	// never raised: so At, which reads it after the array, on the line of
+	// arr, reads the array's header (a line of its own) only for a P at or
+	// past it.
+	served atomic.Int32
 
 	mu sync.Mutex // protects replacing arr, and registered
 	// registered is true once the sweep knows this Slots.
@@ -293,6 +300,7 @@ func (s *Slots) grow() {
 		arr := make([]Slot, n+1)
 		arr[0].Aux = uintptr(n)
 		s.retire(old)
+		s.serve(n)
 		s.arr.Store(&arr[1])
 	}
 	s.mu.Unlock()
@@ -309,8 +317,26 @@ func (s *Slots) recover() *Slot {
 		return nil
 	}
 	a := (*Slot)(unsafe.Add(unsafe.Pointer(h), SlotSize))
+	s.serve(Len(a))
 	s.arr.Store(a)
 	return a
+}
+
+// serve lowers served to n, if it is above, before an array of n slots is
+// published. The caller holds s.mu.
+func (s *Slots) serve(n int) {
+	if c := s.served.Load(); c == 0 || int32(n) < c {
+		s.served.Store(int32(n))
+	}
+}
+
+// At is perp.At for an array a that s.Load returned: it reads the array's
+// header only for a P that not every array of s has served.
+func (s *Slots) At(a *Slot, pid int) *Slot {
+	if uint(pid) < uint(s.served.Load()) && a != nil {
+		return (*Slot)(unsafe.Add(unsafe.Pointer(a), uintptr(pid)*SlotSize))
+	}
+	return At(a, pid)
 }
 
 // plainAdd is true where a slot's owner may increment its counters with

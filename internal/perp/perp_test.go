@@ -349,3 +349,35 @@ func TestShortVictimFollowsGOMAXPROCS(t *testing.T) {
 		t.Errorf("Take on the array taken back = %p, want %p", v, x)
 	}
 }
+
+// TestAtServed: Slots.At reads no header for a P that every array has
+// served, and never returns a slot past the end of a smaller array made
+// after GOMAXPROCS fell.
+func TestAtServed(t *testing.T) {
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	var s Slots
+	s.Grow()
+	a := s.Load()
+	if s.served.Load() != 4 || s.At(a, 3) != Of(a, 3) || s.At(a, 4) != nil {
+		t.Fatalf("4 Ps: served %d, At(3) %p (want %p), At(4) %p", s.served.Load(), s.At(a, 3), Of(a, 3), s.At(a, 4))
+	}
+	runtime.GOMAXPROCS(2)
+	s.mu.Lock()
+	s.arr.Store(nil) // as the sweep of an idle array does
+	s.mu.Unlock()
+	s.Grow()
+	b := s.Load()
+	if Len(b) != 2 || s.served.Load() != 2 {
+		t.Fatalf("after GOMAXPROCS fell to 2: array of %d, served %d; want 2 and 2", Len(b), s.served.Load())
+	}
+	if s.At(b, 2) != nil || s.At(b, 3) != nil || s.At(b, 1) != Of(b, 1) {
+		t.Fatalf("2 Ps: At(2) %p, At(3) %p, want nil", s.At(b, 2), s.At(b, 3))
+	}
+	runtime.GOMAXPROCS(4)
+	s.Grow() // a larger array again: served stays 2, and At still reaches P 3
+	c := s.Load()
+	if Len(c) != 4 || s.served.Load() != 2 || s.At(c, 3) != Of(c, 3) {
+		t.Fatalf("back at 4 Ps: array of %d, served %d, At(3) %p", Len(c), s.served.Load(), s.At(c, 3))
+	}
+}

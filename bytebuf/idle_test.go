@@ -68,15 +68,20 @@ func TestIdlePoolsCostLikeSyncPool(t *testing.T) {
 	})
 	per := float64(got-base) / n
 	t.Logf("%.0f B per idle pool more than a sync.Pool of *bytes.Buffer (those: %d B in all)", per, base)
-	// The target is 64 B (issue #32); measured 185-203 B after two
-	// collections and 80-91 B after three: the cleanup records of the
-	// pool's Buffers' accounts run one collection after the Buffers are
-	// freed. The bound holds what is measured, not the target.
+	// The target is 64 B (issue #32). Measured 137-187 B after two
+	// collections and 58-85 B after three (this harness reads about 40 B
+	// per pool low for the sync.Pools; counted from before the use, a
+	// bytebuf pool holds 81 B after two and 52 B after three). What is left
+	// after two is the runtime's: the argument boxes of the cleanups of the
+	// pool's two arrays and the weak handle of its per-P array, freed by the
+	// third collection, and the sweep's weak pointer to the pool, which
+	// stays while the pool does. The bound holds what is measured, not the
+	// target.
 	if per > 256 {
 		t.Errorf("a pool used and left idle keeps %.0f B more than a sync.Pool %d collections later; want <= 256", per, collects)
 	}
 	for i := range pools {
-		if pools[i].slots.Len() != 0 || pools[i].classes.Load() != nil || pools[i].cweak.Value() != nil {
+		if pools[i].slots.Len() != 0 || pools[i].classes.Load() != nil {
 			t.Fatalf("pool %d still holds its per-P slots or class pools two collections after its use", i)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
-	"weak"
 
 	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/perp"
@@ -67,14 +66,9 @@ type Pool struct {
 	// idle for two collections. So the same lengths give the same sizes,
 	// whenever the collector runs.
 	slots perp.Slots
-	// classes holds the Buffers by the class of their capacity, made on
-	// first need. Like slots, the sweep after each collection lets it go
-	// to a weak pointer (cweak, protected by cmu), which the next use takes
-	// back, and it hangs from the per-P array (hang), which every Buffer
-	// points to: so it is freed with the last Buffer of an idle pool.
+	// classes holds the Buffers by the class of their capacity where there
+	// are no per-P slots (see classesNow).
 	classes atomic.Pointer[[]sync.Pool]
-	cmu     sync.Mutex
-	cweak   weak.Pointer[[]sync.Pool]
 	// maxCap and budget are the bounds; 0 means the default. Set once by
 	// NewPool.
 	maxCap int
@@ -248,15 +242,13 @@ func (p *Pool) slotsNow() *perp.Slot {
 	if a := p.slots.Load(); a != nil {
 		return a
 	}
-	a := p.slots.MakeShort(p.swept)
-	p.hang(p.classes.Load())
-	return a
+	return p.slots.MakeShort(nil)
 }
 
 // fromClass returns an empty Buffer of capacity classSize(c): one the pool
 // keeps, or a new one.
 func (p *Pool) fromClass(c int) *Buffer {
-	if cp := p.classes.Load(); cp != nil && c < len(*cp) {
+	if cp := p.classesNow(); c < len(*cp) {
 		if b, _ := (*cp)[c].Get().(*Buffer); b != nil {
 			return b
 		}
@@ -435,55 +427,48 @@ func (p *Pool) drop(b *Buffer) {
 	p.refreshLimit()
 }
 
-// classesNow returns the class pools: the current ones, those the last
-// sweep let go if the collector has not freed them, or new ones.
+// classesNow returns the class pools, made on first need. Where there are
+// per-P slots they hang from the per-P array's header (perp.Header's
+// Spare): every Buffer points to that array, and the sweep lets it go to
+// a weak pointer that the next use takes back (perp.Slots.MakeShort), so
+// the class pools are freed with the array, when no Buffer of an idle
+// pool is left, and need neither a weak pointer nor a sweep hook of their
+// own. Elsewhere (the race detector, TinyGo), classesShared holds them.
 func (p *Pool) classesNow() *[]sync.Pool {
+	if !perp.OK {
+		return p.classesShared()
+	}
+	h := &perp.Header(p.slotsNow()).Spare
+	if cp := atomic.LoadPointer(h); cp != nil {
+		return (*[]sync.Pool)(cp)
+	}
+	cs := make([]sync.Pool, classOf(p.maxCapBytes())+1)
+	if atomic.CompareAndSwapPointer(h, nil, unsafe.Pointer(&cs)) {
+		return &cs
+	}
+	return (*[]sync.Pool)(atomic.LoadPointer(h))
+}
+
+// classesShared is classesNow where there are no per-P slots: the pool
+// holds the class pools until the sweep after the next collection, as a
+// sync.Pool holds its values.
+func (p *Pool) classesShared() *[]sync.Pool {
 	if cp := p.classes.Load(); cp != nil {
 		return cp
 	}
-	p.cmu.Lock()
-	defer p.cmu.Unlock()
-	if cp := p.classes.Load(); cp != nil {
-		return cp
+	if !p.registered.Swap(true) {
+		p.slots.MakeShort(p.swept) // no slots: only so that swept runs
 	}
-	cp := p.cweak.Value()
-	if cp == nil {
-		s := make([]sync.Pool, classOf(p.maxCapBytes())+1)
-		cp = &s
-		p.cweak = weak.Make(cp)
-		if !perp.OK && !p.registered.Load() {
-			p.registered.Store(true)
-			p.slots.MakeShort(p.swept) // no slots: only so that swept runs
-		}
+	cs := make([]sync.Pool, classOf(p.maxCapBytes())+1)
+	if p.classes.CompareAndSwap(nil, &cs) {
+		return &cs
 	}
-	p.classes.Store(cp)
-	p.hang(cp)
-	return cp
+	return p.classes.Load()
 }
 
-// hang hangs the class pools cp from the per-P array's header, so that
-// they live as long as the array, which every Buffer of the pool points
-// to: they are freed with the last Buffer of an idle pool.
-func (p *Pool) hang(cp *[]sync.Pool) {
-	if a := p.slots.Load(); perp.OK && a != nil && cp != nil {
-		h := &perp.Header(a).Spare
-		if atomic.LoadPointer(h) != unsafe.Pointer(cp) {
-			atomic.StorePointer(h, unsafe.Pointer(cp))
-		}
-	}
-}
-
-// swept runs after each collection's sweep (on the finalizer goroutine):
-// it lets the class pools go to their weak pointer, as the sweep does with
-// the per-P slots.
-func (p *Pool) swept(bool) {
-	p.classes.Store(nil)
-	p.cmu.Lock()
-	if p.cweak.Value() == nil {
-		p.cweak = weak.Pointer[[]sync.Pool]{} // freed: let its handle go too
-	}
-	p.cmu.Unlock()
-}
+// swept runs after each collection's sweep (on the finalizer goroutine)
+// where there are no per-P slots: it lets the class pools go.
+func (p *Pool) swept(bool) { p.classes.Store(nil) }
 
 // grow moves b to an array with room for need bytes: the smallest power of
 // two that holds need and as much again as b holds (as libp2p's buffer

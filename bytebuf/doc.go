@@ -39,11 +39,12 @@
 // holds what it needs plus what it already holds, as libp2p's buffer
 // grows: a Buffer written in small pieces copies each byte a bounded number
 // of times, and one written empty in one piece copies nothing. The larger
-// array comes from the pool's Buffers of that capacity, which take the old
-// array in exchange, and Put keeps each Buffer with those of its capacity:
-// so arrays of every size are reused by the requests that need them, a
-// request that writes 1 KiB gets 1 KiB even right after one that wrote
-// 1 MiB, and a workload that repeats itself allocates nothing.
+// array comes from the last Buffer that grew on the same P, which Put keeps
+// aside for that, or else from the pool's Buffers of that capacity; either
+// takes the old array in exchange, and Put keeps each Buffer with those of
+// its capacity: so arrays of every size are reused by the requests that
+// need them, a request that writes 1 KiB gets 1 KiB even right after one
+// that wrote 1 MiB, and a workload that repeats itself allocates nothing.
 //
 // One Put in four counts the largest length its Buffer held since its Get,
 // on the caller's P. Every 240 counted lengths (32 for a P's first window)
@@ -53,8 +54,9 @@
 // fitted half of it, two-fold down when 15/16 did. So the default settles
 // where fewer than 3/16 of the lengths exceed it and more than 1/16 exceed
 // half of it, and a rise or fall of any size is followed within two
-// windows. A P whose first window has not ended uses the default the last
-// window of any P moved to. The rule reads nothing but the lengths, in
+// windows; the Buffers the P kept at hand then go to the collector. A P
+// whose first window has not ended uses the default the last window of any
+// P moved to. The rule reads nothing but the lengths, in
 // order: at GOMAXPROCS 1, the same lengths through a fresh pool give the
 // same capacity at every Get, whenever the collector runs (the state lasts
 // as long as any Buffer of the pool does); with more processors, each one
@@ -69,8 +71,9 @@
 //     in use or kept, exceed it, Put drops Buffers instead of keeping them
 //     (Stats.RetainedBytes).
 //
-// The pool keeps Buffers in a sync.Pool per capacity and six per P, which
-// the collector empties over two cycles, as it does a sync.Pool.
+// The pool keeps Buffers in a sync.Pool per capacity, six per P and one
+// that grew per P, which the collector empties over two cycles, as it does
+// a sync.Pool.
 //
 // # Ownership
 //

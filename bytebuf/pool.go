@@ -169,17 +169,19 @@ func (p *Pool) Get() *Buffer {
 		panic("bytebuf: Pool.Get: nil *Pool")
 	}
 	if !perp.OK {
-		return p.handOut(p.fromClass(p.sharedGet()))
+		p.gets.Add(1)
+		return p.handOut(p.fromClass(p.sharedDef()))
 	}
 	a := p.slots.Load()
 	if a == nil {
-		return p.getSlow()
+		a = p.slotsNow()
 	}
 	pid := perp.Pin() // nothing here may allocate or block
 	sl := p.slots.At(a, pid)
 	if sl == nil {
 		perp.Unpin()
-		return p.getSlow()
+		p.slots.Count(true) // GOMAXPROCS grew this instant
+		return p.handOut(p.fromClass(p.sharedDef()))
 	}
 	perp.Add(&sl.Gets)
 	// The stack holds Buffers of the default class alone (Put empties it
@@ -195,37 +197,9 @@ func (p *Pool) Get() *Buffer {
 	}
 	d := p.defOf(sl.Aux)
 	perp.Unpin()
-	return p.getMiss(a, d)
-}
-
-// getSlow is Get where the per-P array is not there yet: at first use,
-// after a sweep let it go, or when GOMAXPROCS grew.
-func (p *Pool) getSlow() *Buffer {
-	a := p.slotsNow()
-	pid := perp.Pin()
-	sl := p.slots.At(a, pid)
-	if sl == nil {
-		perp.Unpin()
-		return p.getShared() // GOMAXPROCS grew this instant
-	}
-	perp.Add(&sl.Gets)
-	d := p.defOf(sl.Aux)
-	perp.Unpin()
-	return p.getMiss(a, d)
-}
-
-// getMiss is the end of a Get that found no Buffer on its P's stack: it
-// takes one of the default class d from the class pools.
-func (p *Pool) getMiss(a *perp.Slot, d int) *Buffer {
 	b := p.fromClass(d)
 	b.slots = a
 	return p.handOut(b)
-}
-
-// getShared is Get where the calling P has no slot.
-func (p *Pool) getShared() *Buffer {
-	p.slots.Count(true)
-	return p.handOut(p.fromClass(p.sharedDef()))
 }
 
 // handOut is the end of every Get: the debug build's checks of b.
@@ -313,18 +287,14 @@ func (p *Pool) Put(b *Buffer) {
 	if dp&((sampleEvery-1)<<8) == 0 {
 		d, moved = sample(sl, n, p, d)
 	}
-	if c, ds := cap(b.buf), defSize(d); !moved && b.slots == a && int64(c) <= p.limit.Load() {
-		// Only once the P's sizer has begun, so that the stack's class
-		// is the P's own default, never the pool's hint (see defOf).
-		if c == ds && dp&0xff < perp.StackLen && sl.Aux&0xff80 != 0 {
-			sl.Stack[dp&0xff] = unsafe.Pointer(b)
-			sl.Depth = dp + 1
+	if c := cap(b.buf); !moved && b.slots == a {
+		if p.push(sl, unsafe.Pointer(b), c, d) {
 			perp.Unpin()
 			return
 		}
-		if c > ds && sl.Val == nil {
+		if c > defSize(d) && int64(c) <= p.limit.Load() && sl.Val == nil {
 			// A Buffer that grew: the next growth on this P takes its
-			// array (see grow).
+			// array (see exchange).
 			sl.Val = unsafe.Pointer(b)
 			perp.Unpin()
 			return
@@ -333,7 +303,7 @@ func (p *Pool) Put(b *Buffer) {
 	if moved {
 		// The stack's Buffers are of the old default: let them go, to
 		// the collector (moves are rare once the lengths settle).
-		sl.Depth = dp &^ 0xff
+		sl.Depth &^= 0xff
 	}
 	perp.Unpin()
 	if moved {
@@ -341,6 +311,20 @@ func (p *Pool) Put(b *Buffer) {
 	}
 	b.slots = a
 	p.store(b)
+}
+
+// push puts v, a Buffer of capacity c, on the stack of sl, the caller pinned
+// to its P whose default class is d, and reports true, if c is that
+// default, within the limit, and there is room. Only once the P's sizer has
+// begun: the stack's class is then the P's own default, never the pool's
+// hint (see defOf).
+func (p *Pool) push(sl *perp.Slot, v unsafe.Pointer, c, d int) bool {
+	if dp := sl.Depth; dp&0xff < perp.StackLen && c == defSize(d) && sl.Aux&0xff80 != 0 && int64(c) <= p.limit.Load() {
+		sl.Stack[dp&0xff] = v
+		sl.Depth = dp + 1
+		return true
+	}
+	return false
 }
 
 // putSlow is Put for a nil Pool or Buffer, a foreign Buffer, the debug
@@ -499,7 +483,7 @@ func (p *Pool) grow(b *Buffer, need int) {
 	b.buf, h.buf = h.buf[:len(old)], old[:0]
 	copy(b.buf, old)
 	b.arr, h.arr = h.arr, b.arr
-	p.keep(h)
+	p.store(h)
 }
 
 // maxPinnedCopy is the most bytes exchange copies while pinned to its P.
@@ -536,40 +520,13 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 	b.buf, h.buf = h.buf[:len(old)], old[:0]
 	copy(b.buf, old)
 	b.arr, h.arr = h.arr, b.arr
-	if dp := sl.Depth; dp&0xff < perp.StackLen && sl.Aux&0xff80 != 0 && h.slots == a &&
-		cap(old) == defSize(p.defOf(sl.Aux)) && int64(cap(old)) <= p.limit.Load() {
-		sl.Stack[dp&0xff] = v
-		sl.Depth = dp + 1
+	if h.slots == a && p.push(sl, v, cap(old), p.defOf(sl.Aux)) {
 		perp.Unpin()
 		return true
 	}
 	perp.Unpin()
 	p.store(h)
 	return true
-}
-
-// keep is store for a Buffer whose array a growth gave back: it goes on
-// its P's stack when it has the default capacity and there is room, as at
-// Put.
-func (p *Pool) keep(h *Buffer) {
-	a := p.slots.Load()
-	if debug.Enabled || !perp.OK || a == nil {
-		p.store(h)
-		return
-	}
-	h.slots = a
-	pid := perp.Pin()
-	if sl := p.slots.At(a, pid); sl != nil {
-		d := p.defOf(sl.Aux)
-		if dp := sl.Depth; dp&0xff < perp.StackLen && sl.Aux&0xff80 != 0 && cap(h.buf) == defSize(d) && int64(cap(h.buf)) <= p.limit.Load() {
-			sl.Stack[dp&0xff] = unsafe.Pointer(h)
-			sl.Depth = dp + 1
-			perp.Unpin()
-			return
-		}
-	}
-	perp.Unpin()
-	p.store(h)
 }
 
 // growUnpooled grows b beyond MaxCap, as append would.

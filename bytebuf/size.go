@@ -239,13 +239,6 @@ func (p *Pool) topClass() int {
 // for a P that has none yet).
 func (p *Pool) sharedDef() int { return p.defOf(uintptr(p.shared.def.Load())) }
 
-// sharedGet is the sizing part of Get where there are no per-P slots: it
-// counts the Get.
-func (p *Pool) sharedGet() int {
-	p.gets.Add(1)
-	return p.sharedDef()
-}
-
 // sharedObserve is observe on the shared state, for Puts where there are no
 // per-P slots.
 func (p *Pool) sharedObserve(n int) {

@@ -3,7 +3,6 @@ package bytebuf
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -219,7 +218,7 @@ func (p *Pool) slotsNow() *perp.Slot {
 	return p.slots.MakeShort(nil)
 }
 
-// fromClass returns an empty Buffer of capacity classSize(c): one the pool
+// fromClass returns an empty Buffer of capacity defSize(c): one the pool
 // keeps, or a new one.
 func (p *Pool) fromClass(c int) *Buffer {
 	if cp := p.classesNow(); c < len(*cp) {
@@ -227,7 +226,7 @@ func (p *Pool) fromClass(c int) *Buffer {
 			return b
 		}
 	}
-	return p.newBuffer(classSize(c))
+	return p.newBuffer(defSize(c))
 }
 
 // newBuffer makes a Buffer of capacity size, and arranges for its bytes to
@@ -388,10 +387,10 @@ func (p *Pool) store(b *Buffer) {
 		p.drop(b)
 		return
 	}
-	i := classOf(c)
-	if classSize(i) != c {
+	i := sizeClass(c)
+	if defSize(i) != c {
 		// Only an append that reallocated (AppendQuote) makes a capacity
-		// that is not a class size: rare, and not worth a class.
+		// that is not a power of two: rare, and not worth a class.
 		p.drop(b)
 		return
 	}
@@ -426,7 +425,7 @@ func (p *Pool) classesNow() *[]sync.Pool {
 	if cp := atomic.LoadPointer(h); cp != nil {
 		return (*[]sync.Pool)(cp)
 	}
-	cs := make([]sync.Pool, classOf(p.maxCapBytes())+1)
+	cs := make([]sync.Pool, p.topClass()+1)
 	if atomic.CompareAndSwapPointer(h, nil, unsafe.Pointer(&cs)) {
 		return &cs
 	}
@@ -443,7 +442,7 @@ func (p *Pool) classesShared() *[]sync.Pool {
 	if !p.registered.Swap(true) {
 		p.slots.MakeShort(p.swept) // no slots: only so that swept runs
 	}
-	cs := make([]sync.Pool, classOf(p.maxCapBytes())+1)
+	cs := make([]sync.Pool, p.topClass()+1)
 	if p.classes.CompareAndSwap(nil, &cs) {
 		return &cs
 	}
@@ -465,7 +464,7 @@ func (p *Pool) swept(bool) { p.classes.Store(nil) }
 func (p *Pool) grow(b *Buffer, need int) {
 	old := b.buf
 	target := need + len(old)
-	size := 1 << bits.Len(uint(target-1))
+	size := 1 << sizeClass(target) // 0 past 1<<63: not masked as in defSize
 	if size > p.maxCapBytes() || size <= 0 {
 		// The largest power of two within MaxCap, if it holds need.
 		if size = defSize(p.topClass()); size < need {
@@ -476,7 +475,7 @@ func (p *Pool) grow(b *Buffer, need int) {
 	if p.exchange(b, size) {
 		return
 	}
-	h := p.fromClass(classOf(size))
+	h := p.fromClass(sizeClass(size))
 	if debug.Enabled {
 		debug.Check(p, unsafe.Pointer(h), h.buf[:cap(h.buf)], debug.Poison)
 	}
@@ -585,7 +584,7 @@ func (p *Pool) Stats() Stats {
 		Puts:          puts + p.puts.Load(),
 		News:          p.news.Load(),
 		Drops:         p.drops.Load(),
-		DefaultCap:    classSize(def),
+		DefaultCap:    defSize(def),
 		KeepCap:       p.maxCapBytes(),
 		RetainedBytes: p.alive.Load(),
 		Calibrations:  p.changes.Load(),

@@ -6,34 +6,19 @@ import (
 	"github.com/reuse-go/reuse/internal/perp"
 )
 
-// Size classes: four per doubling (1024, 1280, 1536, 1792, 2048, ...), so
-// that rounding a length up to its class wastes less than a quarter of it.
-// classOf and classSize are internal/sizeclass's Class and Size, written
-// again here on purpose: with them, a Get, Write or Put passes through
-// three files (pool.go, size.go or buffer.go, and internal/perp), the bound
-// issue #32 set; TestClassMath checks them on every length up to 1 MiB.
-// Classes are numbered from 0 (size 1); class 4s+3 has size 4<<s, so every
-// power of two is a class size. Default capacities and growth use the powers
-// of two only; the other classes hold arrays that an append made (see store).
+// Capacities are powers of two: class k holds arrays of 1<<k bytes. A
+// Buffer's default and every growth are a power of two, so one class per
+// doubling is all the pool keeps (a finer class per quarter of a doubling,
+// used only by arrays an append made, was dropped for that).
 
-// classOf returns the smallest class whose size is at least n (0 for n <= 1).
-func classOf(n int) int {
-	m := uint(max(n, 1) - 1)
-	s := bits.Len(m|7) - 3
-	return 4*s + int(m>>s)
-}
+// sizeClass returns the smallest class whose arrays hold n bytes (0 for
+// n <= 1).
+func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 
-// classSize returns the size of class c >= 0.
-func classSize(c int) int {
-	k := c + 1
-	sh := max(k>>2-1, 0)
-	return (k - 4*sh) << sh
-}
-
-// defSize returns the size of a power-of-two class d (d%4 == 3). The mask
-// tells the compiler the shift is below 64, which spares the test Go's
-// shift semantics need (a quarter of Get's instructions).
-func defSize(d int) int { return 1 << (uint(d+5) >> 2 & 63) }
+// defSize returns the size of class d. The mask tells the compiler the
+// shift is below 64, which spares the test Go's shift semantics need (a
+// quarter of Get's instructions).
+func defSize(d int) int { return 1 << (uint(d) & 63) }
 
 // The sizing rule. Each processor (P) keeps a default capacity, a power of
 // two, and counts one Put in sampleEvery of its Puts: over a window of
@@ -60,9 +45,9 @@ const (
 	firstWindow = 32
 	// initialClass is the class of the default before any window ends:
 	// 512 bytes.
-	initialClass = 4*6 + 7 // classSize(31) == 512
+	initialClass = 9
 	// minClass is the smallest default class: 64 bytes.
-	minClass = 4*3 + 7 // classSize(19) == 64
+	minClass = 6
 )
 
 // sizer is the sizing state of one P: the two words perp.Slot gives its
@@ -110,10 +95,10 @@ func (s *sizer) count(c, d int) {
 	w0, w1 := s.w0+oneSample, s.w1
 	if c > d {
 		w0 += oneAbove
-		if c > d+4 {
+		if c > d+1 {
 			w0 += oneAbove2
 		}
-	} else if c <= d-4 {
+	} else if c <= d-1 {
 		w1 += oneFit2
 	}
 	top, low := max(w1>>8&0xff, uintptr(c)), max(w1>>16&0xff, uintptr(255-c))
@@ -153,7 +138,7 @@ func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 		}
 	}
 	d := sizerDef(s.w0)
-	s.count(min(classOf(n), 254), d)
+	s.count(sizeClass(n), d)
 	w := window
 	if s.w0&0x80 == 0 {
 		w = firstWindow
@@ -182,15 +167,15 @@ func (s *sizer) end(d, k int, p *Pool) (def int, moved bool) {
 func (s *sizer) next(d, k int) int {
 	switch {
 	case s.above() == k:
-		return s.low() | 3
+		return s.low()
 	case 8*s.above2() >= k:
-		return d + 8
+		return d + 2
 	case 16*s.above() >= 3*k:
-		return d + 4
+		return d + 1
 	case s.fit2() == k:
-		return s.top() | 3
+		return s.top()
 	case 16*s.fit2() >= 15*k:
-		return d - 4
+		return d - 1
 	}
 	return d
 }
@@ -218,7 +203,7 @@ func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 	if !s.begun() || s.last() {
 		def, moved = s.add(n, p)
 	} else {
-		s.count(min(classOf(n), 254), d)
+		s.count(sizeClass(n), d)
 		def = d
 	}
 	sl.Aux, sl.Aux2 = s.w0, s.w1
@@ -227,13 +212,7 @@ func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 
 // topClass returns the largest default class: the largest power of two
 // within MaxCap, so that a default Buffer is always kept.
-func (p *Pool) topClass() int {
-	c := classOf(p.maxCapBytes())
-	if classSize(c) > p.maxCapBytes() {
-		c--
-	}
-	return min((c+1)&^3-1, 254)
-}
+func (p *Pool) topClass() int { return bits.Len(uint(p.maxCapBytes())) - 1 }
 
 // sharedDef returns the default class where there are no per-P slots (and
 // for a P that has none yet).

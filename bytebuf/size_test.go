@@ -1,33 +1,33 @@
 package bytebuf
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/perp"
-	"github.com/reuse-go/reuse/internal/sizeclass"
 )
 
-// TestClassMath checks classOf and classSize against each other on every
-// length up to 1 MiB and around every power of two above.
-func TestClassMath(t *testing.T) {
+// TestSizeClass: sizeClass(n) is the smallest class whose arrays hold n
+// bytes, on every length up to 1 MiB and around every power of two.
+func TestSizeClass(t *testing.T) {
 	check := func(n int) {
-		c := classOf(n)
-		if s := classSize(c); s < n || (c > 0 && classSize(c-1) >= n) {
-			t.Fatalf("classOf(%d) = %d of size %d; the class below has size %d", n, c, s, classSize(max(c-1, 0)))
+		c := sizeClass(n)
+		if s := defSize(c); s < n || (c > 0 && defSize(c-1) >= n) {
+			t.Fatalf("sizeClass(%d) = %d of size %d; the class below has size %d", n, c, s, defSize(max(c-1, 0)))
 		}
 	}
 	for n := 1; n <= 1<<20; n++ {
 		check(n)
 	}
-	for e := 21; e <= 30; e++ {
+	for e := 21; e <= bits.UintSize-3; e++ {
 		for _, d := range []int{-1, 0, 1} {
 			check(1<<e + d)
 		}
 	}
-	if classSize(initialClass) != 512 || classSize(minClass) != 64 {
-		t.Errorf("initialClass has size %d, minClass %d; want 512 and 64", classSize(initialClass), classSize(minClass))
+	if defSize(initialClass) != 512 || defSize(minClass) != 64 {
+		t.Errorf("initialClass has size %d, minClass %d; want 512 and 64", defSize(initialClass), defSize(minClass))
 	}
 }
 
@@ -75,31 +75,21 @@ func TestHintMovesMidWindow(t *testing.T) {
 	for range firstWindow {
 		s0.add(20000, &p) // P 0's first window ends: hint 32 KiB
 	}
-	if h := p.hint.Load(); h == 0 || classSize(int(h)) != 32768 {
+	if h := p.hint.Load(); h == 0 || defSize(int(h)) != 32768 {
 		t.Fatalf("hint = class %d after P 0's first window of 20000 bytes, want 32768 bytes", h)
 	}
 	var d int
 	for range firstWindow - 10 {
 		d, _ = s1.add(4096, &p)
 	}
-	if classSize(d) != 4096 {
-		t.Errorf("P 1's first window of 4096 bytes ended at %d bytes, want 4096", classSize(d))
+	if defSize(d) != 4096 {
+		t.Errorf("P 1's first window of 4096 bytes ended at %d bytes, want 4096", defSize(d))
 	}
 	// A P that starts after that takes the hint, P 1's move to 4 KiB, at
 	// its first sample, and counts against it.
 	var s2 sizer
-	if d, _ := s2.add(100000, &p); classSize(d) != 4096 || !s2.begun() {
-		t.Errorf("a P starting after the hint: default %d bytes (state %#x), want the hint's 4096, adopted", classSize(d), s2.w0)
-	}
-}
-
-// TestClassMathMatchesSizeclass: classOf and classSize are
-// internal/sizeclass's Class and Size, written again (see size.go).
-func TestClassMathMatchesSizeclass(t *testing.T) {
-	for n := 1; n <= 1<<20; n++ {
-		if c := classOf(n); c != sizeclass.Class(n) || classSize(c) != sizeclass.Size(c) {
-			t.Fatalf("classOf(%d) = %d of size %d; sizeclass: %d of size %d", n, c, classSize(c), sizeclass.Class(n), sizeclass.Size(sizeclass.Class(n)))
-		}
+	if d, _ := s2.add(100000, &p); defSize(d) != 4096 || !s2.begun() {
+		t.Errorf("a P starting after the hint: default %d bytes (state %#x), want the hint's 4096, adopted", defSize(d), s2.w0)
 	}
 }
 

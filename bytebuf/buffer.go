@@ -131,11 +131,9 @@ func (b *Buffer) grow(n int) {
 	b.buf = appendGrow(b.buf, need)
 }
 
-// appendGrow returns buf copied into a new array with room for need bytes,
-// grown as append grows: at least double, so that n one-byte writes cost
-// O(n). need > cap(buf) here; cap+need is written so that it cannot
-// overflow for a need near math.MaxInt (2*cap+n did, and left the buffer
-// smaller than asked).
+// appendGrow returns buf copied into a new array with room for need >
+// cap(buf) bytes, at least double as append grows; cap+need is written so
+// that it cannot overflow for a need near math.MaxInt.
 func appendGrow(buf []byte, need int) []byte {
 	c := max(need+min(cap(buf), math.MaxInt-need), 64)
 	nb := make([]byte, len(buf), c)
@@ -252,10 +250,8 @@ func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 }
 
 // The Append methods format into an array on the stack and then write the
-// result, so that the buffer grows by exactly what is added (a reservation
-// larger than the result would make a pooled Buffer outgrow its array
-// for nothing). A result longer than the array still works: strconv or time
-// then allocates it.
+// result, so that the buffer grows by exactly what is added; a longer
+// result still works (strconv or time allocates it).
 
 // AppendInt appends the decimal form of i, as strconv.AppendInt.
 func (b *Buffer) AppendInt(i int64) {

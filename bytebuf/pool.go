@@ -3,6 +3,7 @@ package bytebuf
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,39 @@ const (
 	// MaxMaxCap is the largest MaxCap NewPool accepts: 1 GiB.
 	MaxMaxCap = 1 << 30
 )
+
+// Capacities are powers of two, defaults and growth alike: class k holds
+// arrays of 1<<k bytes. These and the default's reading are here, not in
+// size.go, so that a Get, Write or Put passes through three files at most.
+
+// sizeClass returns the smallest class whose arrays hold n bytes (0 for
+// n <= 1).
+func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
+
+// defSize returns the size of class d. The mask tells the compiler the
+// shift is below 64, which spares the test Go's shift semantics need (a
+// quarter of Get's instructions).
+func defSize(d int) int { return 1 << (uint(d) & 63) }
+
+// sizerDef returns the default class of the packed state whose first word
+// is aux.
+func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
+
+// defOf is sizerDef for p: a P that has counted nothing yet takes the
+// default the last window of any P moved to (p.hint), where there is one,
+// and its first sample adopts it (see add).
+func (p *Pool) defOf(aux uintptr) int {
+	if aux&0xff80 == 0 { // no window ended and none begun
+		if h := p.hint.Load(); h != 0 {
+			return int(h)
+		}
+	}
+	return sizerDef(aux)
+}
+
+// topClass returns the largest default class: the largest power of two
+// within MaxCap, so that a default Buffer is always kept.
+func (p *Pool) topClass() int { return bits.Len(uint(p.maxCapBytes())) - 1 }
 
 // ErrConfig is wrapped by the errors NewPool returns for a Config that makes
 // no sense.
@@ -55,15 +89,13 @@ type Pool struct {
 	// arrays alive exceed the budget; 0 until first computed. Every Put
 	// reads it with slots' array pointer, which it shares a line with.
 	limit atomic.Int64
-	// slots holds, for each P, a stack of Buffers of that P's default class
-	// (Stack, Depth) and the P's sizing state (Aux, Aux2; see sizer). Unused where
-	// perp.OK is false, where shared holds the sizing state instead. The
-	// sweep after each collection lets the array go to a weak pointer,
-	// which the next Get or Put takes back (perp.Slots.MakeShort); every
-	// Buffer of the pool points to the array too, so the sizing state is
-	// lost only when no Buffer of the pool is left, as when the pool was
-	// idle for two collections. So the same lengths give the same sizes,
-	// whenever the collector runs.
+	// slots holds, for each P, a stack of Buffers of its default class
+	// (Stack, Depth), the last Buffer that grew (Val), and its sizing state
+	// (Aux, Aux2; see sizer), and the class pools hang from its header. The
+	// sweep after each collection lets it go to a weak pointer that the next
+	// use takes back (perp.Slots.MakeShort), and every Buffer points to it:
+	// so it is lost only when no Buffer of the pool is left, and the same
+	// lengths give the same sizes whenever the collector runs.
 	slots perp.Slots
 	// classes holds the Buffers by the class of their capacity where there
 	// are no per-P slots (see classesNow).
@@ -112,9 +144,7 @@ func release(c counted) {
 }
 
 // count adds buf's array to alive until the collector frees it, and
-// returns the array's cleanup for the Buffer that holds it. The cleanup is
-// the array's, not the Buffer's: a growth exchanges arrays between Buffers
-// with plain stores.
+// returns its cleanup, which moves with the array from Buffer to Buffer.
 func (p *Pool) count(buf []byte) runtime.Cleanup {
 	n := cap(buf)
 	p.alive.Add(int64(n))
@@ -148,11 +178,8 @@ func (p *Pool) maxCapBytes() int {
 }
 
 // budgetBytes returns the budget: Budget, or for zero DefaultBudget for
-// every four processors (GOMAXPROCS now), at least DefaultBudget. The
-// Buffers a pool keeps are spread over the processors, so its needs grow
-// with their number: with 32 MiB at 16 processors, heavy-tailed lengths
-// up to 1 MiB dropped Buffers that the next growth allocated again, 8 KB
-// per op (benchmarks/cmd/userview).
+// every four processors (GOMAXPROCS now), at least DefaultBudget: at 16
+// processors, 32 MiB dropped Buffers that growth allocated again.
 func (p *Pool) budgetBytes() int64 {
 	if p.budget == 0 {
 		return DefaultBudget * int64(max(1, runtime.GOMAXPROCS(0)/4))
@@ -183,10 +210,8 @@ func (p *Pool) Get() *Buffer {
 		return p.handOut(p.fromClass(p.sharedDef()))
 	}
 	perp.Add(&sl.Gets)
-	// The stack holds Buffers of the default class alone (Put empties it
-	// when the default moves). The entry is left as it is, which saves a
-	// write barrier: an entry above the depth is never read, and the sweep
-	// clears it.
+	// The stack holds the default class alone (Put empties it when the
+	// default moves). A popped entry stays: no write barrier.
 	if dp := sl.Depth; dp&0xff > 0 {
 		sl.Depth = dp - 1
 		if v := sl.Stack[dp&0xff-1]; v != nil {
@@ -312,11 +337,9 @@ func (p *Pool) Put(b *Buffer) {
 	p.store(b)
 }
 
-// push puts v, a Buffer of capacity c, on the stack of sl, the caller pinned
-// to its P whose default class is d, and reports true, if c is that
-// default, within the limit, and there is room. Only once the P's sizer has
-// begun: the stack's class is then the P's own default, never the pool's
-// hint (see defOf).
+// push puts v, a Buffer of capacity c, on the stack of sl (the caller is
+// pinned to its P, of default class d) if c is the P's own default (its
+// sizer has begun: see defOf), within the limit, and there is room.
 func (p *Pool) push(sl *perp.Slot, v unsafe.Pointer, c, d int) bool {
 	if dp := sl.Depth; dp&0xff < perp.StackLen && c == defSize(d) && sl.Aux&0xff80 != 0 && int64(c) <= p.limit.Load() {
 		sl.Stack[dp&0xff] = v
@@ -412,11 +435,8 @@ func (p *Pool) drop(b *Buffer) {
 
 // classesNow returns the class pools, made on first need. Where there are
 // per-P slots they hang from the per-P array's header (perp.Header's
-// Spare): every Buffer points to that array, and the sweep lets it go to
-// a weak pointer that the next use takes back (perp.Slots.MakeShort), so
-// the class pools are freed with the array, when no Buffer of an idle
-// pool is left, and need neither a weak pointer nor a sweep hook of their
-// own. Elsewhere (the race detector, TinyGo), classesShared holds them.
+// Spare), and are freed with it; elsewhere (the race detector, TinyGo)
+// classesShared holds them.
 func (p *Pool) classesNow() *[]sync.Pool {
 	if !perp.OK {
 		return p.classesShared()
@@ -455,12 +475,9 @@ func (p *Pool) swept(bool) { p.classes.Store(nil) }
 
 // grow moves b to an array with room for need bytes: the smallest power of
 // two that holds need and as much again as b holds (as libp2p's buffer
-// grows), so that a Buffer written in pieces copies each byte a bounded
-// number of times, and one that outgrows its array once tends to outgrow it
-// by far (half again as the target copied 1.8 times the bytes on
-// heavy-tailed lengths). The array comes from the Buffers of its class,
-// which take b's old array in exchange. Beyond MaxCap, the array is
-// allocated as append would, and dropped at Put.
+// grows), so that each byte is copied a bounded number of times. The array
+// comes from the Buffers of its class, which take b's old array in
+// exchange. Beyond MaxCap, the array is allocated as append would.
 func (p *Pool) grow(b *Buffer, need int) {
 	old := b.buf
 	target := need + len(old)
@@ -468,7 +485,9 @@ func (p *Pool) grow(b *Buffer, need int) {
 	if size > p.maxCapBytes() || size <= 0 {
 		// The largest power of two within MaxCap, if it holds need.
 		if size = defSize(p.topClass()); size < need {
-			p.growUnpooled(b, need)
+			c := cap(old)
+			b.buf = appendGrow(old, need)
+			p.recount(b, c)
 			return
 		}
 	}
@@ -488,15 +507,11 @@ func (p *Pool) grow(b *Buffer, need int) {
 // maxPinnedCopy is the most bytes exchange copies while pinned to its P.
 const maxPinnedCopy = 16 << 10
 
-// exchange is grow's fast path, to an array of capacity size: when the
-// calling goroutine's P keeps one of that capacity from the last Put of a
-// Buffer that grew (Put keeps it in the P's Val), b takes that Buffer's
-// array and gives it its own, which goes on the P's stack if it has the
-// default capacity, all in one pinned section. On lengths that mostly fit
-// the default, a growth then costs no round trip through the class pools
-// (two of them were a sixth of the cost of a 256-byte op, where an eighth
-// of the lengths exceed 512 bytes). It reports false, having done nothing,
-// when the P keeps no such Buffer.
+// exchange is grow's fast path: when the calling goroutine's P keeps a
+// Buffer of capacity size (Put keeps the last that grew in the P's Val),
+// b takes its array and gives it its own, which goes on the P's stack, in
+// one pinned section, and it reports true. A growth then makes no round
+// trip through the class pools (two were a sixth of a 256-byte op).
 func (p *Pool) exchange(b *Buffer, size int) bool {
 	old := b.buf
 	if debug.Enabled || !perp.OK || len(old) > maxPinnedCopy {
@@ -526,13 +541,6 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 	perp.Unpin()
 	p.store(h)
 	return true
-}
-
-// growUnpooled grows b beyond MaxCap, as append would.
-func (p *Pool) growUnpooled(b *Buffer, need int) {
-	old := cap(b.buf)
-	b.buf = appendGrow(b.buf, need)
-	p.recount(b, old)
 }
 
 // recount moves b's count of bytes alive to its array, which an append

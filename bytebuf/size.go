@@ -1,41 +1,9 @@
 package bytebuf
 
-import (
-	"math/bits"
+import "github.com/reuse-go/reuse/internal/perp"
 
-	"github.com/reuse-go/reuse/internal/perp"
-)
-
-// Capacities are powers of two: class k holds arrays of 1<<k bytes. A
-// Buffer's default and every growth are a power of two, so one class per
-// doubling is all the pool keeps (a finer class per quarter of a doubling,
-// used only by arrays an append made, was dropped for that).
-
-// sizeClass returns the smallest class whose arrays hold n bytes (0 for
-// n <= 1).
-func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
-
-// defSize returns the size of class d. The mask tells the compiler the
-// shift is below 64, which spares the test Go's shift semantics need (a
-// quarter of Get's instructions).
-func defSize(d int) int { return 1 << (uint(d) & 63) }
-
-// The sizing rule. Each processor (P) keeps a default capacity, a power of
-// two, and counts one Put in sampleEvery of its Puts: over a window of
-// those, how many lengths exceeded the default, exceeded twice it, and fitted
-// half of it. At the end of each window the default moves:
-//
-//   - up to the power of two of the smallest length of the window, when every
-//     one exceeded it (a rise of any size is followed at once),
-//   - else up four-fold when at least an eighth needed more than twice it,
-//   - else up two-fold when at least 3/16 needed more than it,
-//   - else down to the power of two of the largest length of the window,
-//     when every one fitted half of it (a fall of any size likewise),
-//   - else down two-fold when at least 15/16 fitted half of it.
-//
-// So the default settles where fewer than 3/16 of the lengths exceed it and
-// more than 1/16 exceed half of it. The rule reads nothing but the lengths,
-// in order, so the same lengths give the same defaults.
+// The sizing rule is the package documentation's ("How the pool sizes its
+// Buffers"): sizer counts the samples of a window, next moves the default.
 const (
 	// sampleEvery is how many Puts of a P make one sample.
 	sampleEvery = 4
@@ -50,16 +18,12 @@ const (
 	minClass = 6
 )
 
-// sizer is the sizing state of one P: the two words perp.Slot gives its
-// owner (Aux, Aux2), 32 bits of each, so that 32-bit platforms hold it too.
-// The first holds the default, stored as its class XOR initialClass, so
-// that the zero state stands for the initial default, with bit 7 set once
-// the first window has ended (bits 0-7), then the window's counts: samples
-// (8-15), above (16-23), above2 (24-31). The second holds fit2 (0-7), the
-// largest class seen in the window (8-15), and 255 less the smallest
-// (16-23; 0: none yet). A sample adds to the words in place: a Put that
-// unpacked them into bytes and packed them again spent a tenth of a small
-// op's time on it.
+// sizer is the sizing state of one P in the two words perp.Slot gives its
+// owner (Aux, Aux2), 32 bits of each, so that 32-bit platforms hold it too:
+// the default's class XOR initialClass, so that zero is the initial one,
+// with bit 7 set after the first window (bits 0-7), then the window's
+// samples, above and above2 (8-31); fit2, the largest class seen, and 255
+// less the smallest, 0 for none (0-23). A sample adds to the words in place.
 type sizer struct{ w0, w1 uintptr }
 
 // Counts of a sample, added to a sizer's words.
@@ -105,34 +69,14 @@ func (s *sizer) count(c, d int) {
 	s.w0, s.w1 = w0, w1&0xff|top<<8|low<<16
 }
 
-// sizerDef returns the default class of the packed state whose first word
-// is aux.
-func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
-
-// defOf is sizerDef for p: a P that has counted nothing yet takes the
-// default the last window of any P moved to (p.hint), where there is one,
-// so that a P that starts serving a pool late does not start from 512
-// bytes; its first sample adopts it (see add). With one P, the hint is
-// that P's own default: nothing changes.
-func (p *Pool) defOf(aux uintptr) int {
-	if aux&0xff80 == 0 { // no window ended and none begun
-		if h := p.hint.Load(); h != 0 {
-			return int(h)
-		}
-	}
-	return sizerDef(aux)
-}
-
 // add counts one sample, the length n written into a Buffer put back, and at
 // the end of a window moves the default, within the class of p's MaxCap.
 // It reports the default class after it, and whether it moved.
 func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 	if s.w0&0xff80 == 0 {
-		// The first sample of a P: it takes the hint, if there is one, as
-		// if a first window had ended on it. Counting a window against a
-		// hint that moves meanwhile mixed counts made against different
-		// defaults: at 16 Ps each first window read the last one's move as
-		// four-fold, and the defaults ran up to MaxCap (4 MiB).
+		// The first sample of a P adopts the hint, as if a first window had
+		// ended on it (counting against a hint that moved meanwhile ran the
+		// defaults up to MaxCap at 16 Ps).
 		if h := p.hint.Load(); h != 0 {
 			*s = newWindow(int(h))
 		}
@@ -180,11 +124,10 @@ func (s *sizer) next(d, k int) int {
 	return d
 }
 
-// observe counts one Put of a Buffer that held n bytes on the P whose slot
-// is sl, the caller pinned to it: one Put in sampleEvery is a sample of
-// the sizer in sl.Aux and sl.Aux2. It reports the default class after it,
-// and whether it moved. The phase of the samples is kept above the stack's
-// depth, in the bits of sl.Depth from 8 up. (Put has this written out.)
+// observe counts a Put of n bytes on sl's P, the caller pinned to it: one
+// in sampleEvery (the phase is in sl.Depth from bit 8) is a sample. It
+// reports the default class after it, and whether it moved. (Put has it
+// written out.)
 func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
 	dp := sl.Depth + 1<<8
 	sl.Depth = dp
@@ -195,9 +138,8 @@ func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
 	return sample(sl, n, p, d)
 }
 
-// sample is the sample part of observe; d is the P's default class. Most
-// samples only count: add's whole work is for the first sample of a P and
-// the last of a window.
+// sample is observe's sample, on default class d: add's whole work only
+// for the first sample of a P and the last of a window.
 func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 	s := sizer{sl.Aux, sl.Aux2}
 	if !s.begun() || s.last() {
@@ -209,10 +151,6 @@ func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 	sl.Aux, sl.Aux2 = s.w0, s.w1
 	return def, moved
 }
-
-// topClass returns the largest default class: the largest power of two
-// within MaxCap, so that a default Buffer is always kept.
-func (p *Pool) topClass() int { return bits.Len(uint(p.maxCapBytes())) - 1 }
 
 // sharedDef returns the default class where there are no per-P slots (and
 // for a P that has none yet).

@@ -26,9 +26,8 @@ const (
 	MaxMaxCap = 1 << 30
 )
 
-// Capacities are powers of two, defaults and growth alike: class k holds
-// arrays of 1<<k bytes. These and the default's reading are here, not in
-// size.go, so that a Get, Write or Put passes through three files at most.
+// Capacities are powers of two: class k holds arrays of 1<<k bytes. (Here,
+// not in size.go: a Get, Write or Put then passes through 3 files at most.)
 
 // sizeClass returns the smallest class whose arrays hold n bytes (0 for
 // n <= 1).
@@ -284,7 +283,7 @@ func (p *Pool) refreshLimit() {
 // the arrays alive within Budget. A Buffer that was not made by a Pool is
 // dropped; one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
-	if debug.Enabled || !perp.OK || b == nil || b.pool != p || p == nil {
+	if !p.fastPut(b) {
 		p.putSlow(b)
 		return
 	}
@@ -347,6 +346,11 @@ func (p *Pool) push(sl *perp.Slot, v unsafe.Pointer, c, d int) bool {
 		return true
 	}
 	return false
+}
+
+// fastPut reports whether Put of b takes the fast path (see putSlow).
+func (p *Pool) fastPut(b *Buffer) bool {
+	return !debug.Enabled && perp.OK && b != nil && p != nil && b.pool == p
 }
 
 // putSlow is Put for a nil Pool or Buffer, a foreign Buffer, the debug

@@ -27,6 +27,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reuse-go/reuse/benchmarks/internal/runstat"
 )
 
 // key is one benchmark: a workload, a mode, a P count and a pool.
@@ -277,18 +279,7 @@ func rangeCell(v []float64) string {
 	if len(v) == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f (%.2f-%.2f)", median(v), slices.Min(v), slices.Max(v))
-}
-
-// median returns the median of v, which must not be empty; v is not
-// modified.
-func median(v []float64) float64 {
-	v = slices.Clone(v)
-	slices.Sort(v)
-	if len(v)%2 == 1 {
-		return v[len(v)/2]
-	}
-	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	return fmt.Sprintf("%.2f (%.2f-%.2f)", runstat.Median(v), slices.Min(v), slices.Max(v))
 }
 
 // medianOf returns the function that gives the median of a benchmark's
@@ -299,7 +290,7 @@ func medianOf(samples map[key]map[string][]float64) func(key, string) (float64, 
 		if len(v) == 0 {
 			return 0, false
 		}
-		return median(v), true
+		return runstat.Median(v), true
 	}
 }
 

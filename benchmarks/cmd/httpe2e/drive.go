@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/reuse-go/reuse/benchmarks/internal/runstat"
 )
 
 // result is one measured run of one variant.
@@ -49,18 +51,6 @@ type report struct {
 	Medians  map[string]result   `json:"medians"`
 }
 
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
 // drive runs every variant, round after round, and returns the figures.
 func drive(o options, args []string, progress io.Writer) (*report, error) {
 	self, err := os.Executable()
@@ -68,7 +58,7 @@ func drive(o options, args []string, progress io.Writer) (*report, error) {
 		return nil, err
 	}
 	vs := strings.Split(o.variants, ",")
-	rep := &report{Start: time.Now().UTC(), Go: runtime.Version(), NumCPU: runtime.NumCPU(), LoadAvg: loadAvg(),
+	rep := &report{Start: time.Now().UTC(), Go: runtime.Version(), NumCPU: runtime.NumCPU(), LoadAvg: runstat.LoadAvg(),
 		Args: shownArgs(args), Clients: o.clients, Variants: vs, Results: map[string][]result{}}
 	rng := rand.New(rand.NewPCG(o.seed, 64))
 	for round := range o.rounds {
@@ -87,7 +77,7 @@ func drive(o options, args []string, progress io.Writer) (*report, error) {
 		rep.Medians[v] = medianResult(rep.Results[v])
 	}
 	rep.Seconds = time.Since(rep.Start).Seconds()
-	rep.LoadEnd = loadAvg()
+	rep.LoadEnd = runstat.LoadAvg()
 	return rep, nil
 }
 

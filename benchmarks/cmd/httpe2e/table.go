@@ -3,31 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-)
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
-}
+	"github.com/reuse-go/reuse/benchmarks/internal/runstat"
+)
 
 // medianResult returns the median of each figure of rs, separately.
 func medianResult(rs []result) result {
-	col := func(f func(result) float64) float64 {
-		xs := make([]float64, len(rs))
-		for i, r := range rs {
-			xs[i] = f(r)
-		}
-		return median(xs)
-	}
+	col := func(f func(result) float64) float64 { return runstat.MedianOf(rs, f) }
 	return result{
 		Requests:  int64(col(func(r result) float64 { return float64(r.Requests) })),
 		Errors:    int64(col(func(r result) float64 { return float64(r.Errors) })),

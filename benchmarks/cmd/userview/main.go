@@ -35,6 +35,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reuse-go/reuse/benchmarks/internal/runstat"
+
 	"github.com/reuse-go/reuse/benchmarks/internal/shapes"
 )
 
@@ -193,19 +195,6 @@ type report struct {
 	Rows     []*row    `json:"rows"`
 }
 
-// loadAvg returns the first three fields of /proc/loadavg, or "unknown".
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
 // measureRow runs every pool on one row, round after round, each round in
 // an order shuffled by rng.
 func measureRow(rw *row, r run, ps []peer, rounds int, rng *rand.Rand) {
@@ -294,7 +283,7 @@ func mainErr(args []string, progress io.Writer) error {
 			return fmt.Errorf("userview: bad mode %q", m)
 		}
 	}
-	rep := &report{Start: time.Now().UTC(), Go: runtime.Version(), NumCPU: runtime.NumCPU(), LoadAvg: loadAvg(),
+	rep := &report{Start: time.Now().UTC(), Go: runtime.Version(), NumCPU: runtime.NumCPU(), LoadAvg: runstat.LoadAvg(),
 		Args: shownArgs(args), InFlight: o.inFlight, Rounds: o.rounds}
 	for _, p := range ps {
 		rep.Peers = append(rep.Peers, p.name)
@@ -318,7 +307,7 @@ func mainErr(args []string, progress io.Writer) error {
 	}
 	runtime.GOMAXPROCS(procs0)
 	rep.Seconds = time.Since(rep.Start).Seconds()
-	rep.LoadEnd = loadAvg()
+	rep.LoadEnd = runstat.LoadAvg()
 	return writeOutputs(rep, o)
 }
 

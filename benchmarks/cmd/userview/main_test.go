@@ -8,17 +8,6 @@ import (
 	"github.com/reuse-go/reuse/benchmarks/internal/shapes"
 )
 
-func TestMedian(t *testing.T) {
-	for _, c := range []struct {
-		in   []float64
-		want float64
-	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
-		if got := median(c.in); got != c.want {
-			t.Errorf("median(%v) = %v, want %v", c.in, got, c.want)
-		}
-	}
-}
-
 func TestDominates(t *testing.T) {
 	ref := result{NsPerOp: 100, PeakHeap: 1000}
 	for _, c := range []struct {

@@ -253,7 +253,7 @@ func Header(a *Slot) *Slot { return (*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotS
 
 // Len returns the number of Ps the non-nil array a (as Load returns it)
 // serves, from the header just before P 0's slot.
-func Len(a *Slot) int { return int((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)).Aux) }
+func Len(a *Slot) int { return int(Header(a).Aux) }
 
 // Of returns the slot of P pid in the non-nil array a, pid < Len(a).
 func Of(a *Slot, pid int) *Slot {

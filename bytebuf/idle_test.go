@@ -12,6 +12,7 @@ import (
 
 	idebug "github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/perp"
+	"github.com/reuse-go/reuse/internal/race"
 )
 
 // TestIdlePoolsCostLikeSyncPool: many pools, each used a few times and then
@@ -69,15 +70,21 @@ func TestIdlePoolsCostLikeSyncPool(t *testing.T) {
 	})
 	per := float64(got-base) / n
 	t.Logf("%.0f B per idle pool more than a sync.Pool of *bytes.Buffer (those: %d B in all)", per, base)
-	// The target is 64 B (issue #32). Measured 96-114 B after two
-	// collections and 16-34 B after three. What is left after two is the
-	// runtime's: the closures of the cleanups of the pool's two arrays (16
-	// B each) and the weak handle of its per-P array (16 B), freed by the
-	// third collection, and the sweep's weak pointer to the pool (16 B and
-	// its entry in the registry), which stays while the pool does. The
-	// bound holds what is measured, not the target.
-	if per > 256 {
-		t.Errorf("a pool used and left idle keeps %.0f B more than a sync.Pool %d collections later; want <= 256", per, collects)
+	// The target is 64 B (issue #32): measured 0-54 B after two
+	// collections in 180 runs, 0 after three. What is left after two is the
+	// runtime's, freed by the third: the 8-byte argument boxes of the
+	// cleanups of the pool's arrays and the weak handle of its per-P array.
+	// The sweep holds the pool only while it has an array or a victim
+	// (perp.Slots.MakeShort), so no registry entry or weak handle stays
+	// with an idle pool. Under the race detector, sync.Pool drops a quarter
+	// of the Puts at random, so each pool makes more arrays, each with its
+	// box: 30-75 B in 30 runs.
+	bound := 64.0
+	if race.Enabled {
+		bound = 128
+	}
+	if per > bound {
+		t.Errorf("a pool used and left idle keeps %.0f B more than a sync.Pool %d collections later; want <= %.0f", per, collects, bound)
 	}
 	for i := range pools {
 		if pools[i].slots.Len() != 0 || pools[i].classes.Load() != nil {
@@ -130,5 +137,25 @@ func TestGOMAXPROCSChanges(t *testing.T) {
 	}
 	if d := p.Stats().DefaultCap; d != 4096 {
 		t.Errorf("DefaultCap = %d after GOMAXPROCS rose and fell, want 4096", d)
+	}
+}
+
+// TestIdleAgainAndAgain: a pool used and left idle lets go of its per-P
+// slots and class pools two collections later every time, not only the
+// first (the sweep stops visiting an idle pool, and its next use must have
+// it visit the pool again).
+func TestIdleAgainAndAgain(t *testing.T) {
+	var p Pool
+	payload := make([]byte, 30<<10)
+	for round := range 3 {
+		for range 3 {
+			b := p.Get()
+			b.Write(payload)
+			p.Put(b)
+		}
+		perp.Collect(2)
+		if p.slots.Len() != 0 || p.classes.Load() != nil {
+			t.Fatalf("idle period %d: the pool still holds its per-P slots or class pools two collections after its use", round)
+		}
 	}
 }

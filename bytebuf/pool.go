@@ -105,11 +105,8 @@ type Pool struct {
 	budget int64
 
 	// alive is the capacity of the arrays of the Buffers this pool made
-	// that the collector has not freed.
+	// that the collector has not freed, each counted as a power of two.
 	alive atomic.Int64
-	// registered says that the sweep knows the pool, where there are no
-	// per-P slots.
-	registered atomic.Bool
 	// shared is the sizing state where there are no per-P slots.
 	shared struct {
 		mu    sync.Mutex // protects st and phase
@@ -128,26 +125,26 @@ type Pool struct {
 	gets, puts atomic.Uint64
 }
 
-// counted is the argument of the cleanup of an array a Pool counts alive:
-// the pool and the array's size.
-type counted struct {
-	p *Pool
-	n int64
-}
+// counted returns what alive counts for an array of n bytes: n rounded up
+// to a power of two, so that a cleanup's argument is the pool alone (a box
+// of 8 bytes, where the pool and a size take 16) and its function says the
+// size: releases[c] is the cleanup of an array counted as 1<<c bytes.
+func counted(n int) int64 { return 1 << bits.Len(uint(n-1)) }
 
-// release is the cleanup of an array: its bytes leave alive. A function,
-// not a closure, so that arranging it allocates nothing but its argument.
-func release(c counted) {
-	c.p.alive.Add(-c.n)
-	c.p.refreshLimit()
+var releases [65]func(*Pool) // 65: counted(0) is 1<<64, 0
+
+func init() {
+	for c := range releases {
+		releases[c] = func(p *Pool) { p.alive.Add(-1 << c); p.refreshLimit() }
+	}
 }
 
 // count adds buf's array to alive until the collector frees it, and
 // returns its cleanup, which moves with the array from Buffer to Buffer.
 func (p *Pool) count(buf []byte) runtime.Cleanup {
-	n := cap(buf)
-	p.alive.Add(int64(n))
-	c := runtime.AddCleanup(unsafe.SliceData(buf), release, counted{p, int64(n)})
+	n := counted(cap(buf))
+	p.alive.Add(n)
+	c := runtime.AddCleanup(unsafe.SliceData(buf), releases[bits.TrailingZeros64(uint64(n))], p)
 	p.refreshLimit()
 	return c
 }
@@ -432,7 +429,7 @@ func (p *Pool) store(b *Buffer) {
 func (p *Pool) drop(b *Buffer) {
 	p.drops.Add(1)
 	b.arr.Stop()
-	p.alive.Add(-int64(cap(b.buf)))
+	p.alive.Add(-counted(cap(b.buf)))
 	b.arr = runtime.Cleanup{}
 	p.refreshLimit()
 }
@@ -463,14 +460,14 @@ func (p *Pool) classesShared() *[]sync.Pool {
 	if cp := p.classes.Load(); cp != nil {
 		return cp
 	}
-	if !p.registered.Swap(true) {
-		p.slots.MakeShort(p.swept) // no slots: only so that swept runs
-	}
 	cs := make([]sync.Pool, p.topClass()+1)
-	if p.classes.CompareAndSwap(nil, &cs) {
-		return &cs
+	if !p.classes.CompareAndSwap(nil, &cs) {
+		return p.classes.Load()
 	}
-	return p.classes.Load()
+	// No slots: only so that swept runs. After the store, so that a sweep
+	// that lets the Slots go (it has no array) has let these go first.
+	p.slots.MakeShort(p.swept)
+	return &cs
 }
 
 // swept runs after each collection's sweep (on the finalizer goroutine)
@@ -552,7 +549,7 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 // at once, as it is the collector's.
 func (p *Pool) recount(b *Buffer, old int) {
 	b.arr.Stop()
-	p.alive.Add(-int64(old))
+	p.alive.Add(-counted(old))
 	b.arr = p.count(b.buf)
 }
 
@@ -574,8 +571,9 @@ type Stats struct {
 	// KeepCap is the largest capacity the pool keeps: MaxCap.
 	KeepCap int
 	// RetainedBytes is the capacity of the arrays of the Buffers this pool
-	// made that the collector has not freed: those kept, and those in use.
-	// It bounds what the pool retains from above.
+	// made that the collector has not freed: those kept, and those in use,
+	// each rounded up to a power of two (all are one, but those an append
+	// grew). It bounds what the pool retains from above.
 	RetainedBytes int64
 	// Calibrations counts the moves of a default capacity.
 	Calibrations uint64

@@ -117,7 +117,8 @@ type Slots struct {
 	served atomic.Int32
 
 	mu sync.Mutex // protects replacing arr, and registered
-	// registered is true once the sweep knows this Slots.
+	// registered is true while the sweep knows this Slots: from its first
+	// use on, or for a short Slots, while it holds an array or a victim.
 	registered bool
 	// onSweep is set by MakeWith and MakeKept.
 	onSweep func(idle bool)
@@ -273,14 +274,15 @@ func (s *Slots) Grow() {
 	}
 }
 
-// register makes the sweep visit s, once.
+// register makes the sweep visit s, unless it does already.
 func (s *Slots) register() {
 	s.mu.Lock()
 	register := !s.registered
 	s.registered = true
+	short := s.short
 	s.mu.Unlock()
 	if register {
-		add(s)
+		add(s, short)
 	}
 }
 
@@ -455,8 +457,10 @@ func (s *Slots) Each(f func(pid int, sl *Slot)) {
 
 // sweep applies the retention rule to s: it empties every slot from which
 // nothing was taken since the previous sweep, and releases the array when
-// that is all of them.
-func (s *Slots) sweep() {
+// that is all of them. It reports whether the sweep should keep s: false
+// for a short Slots left with no array and no victim, which it marks
+// unregistered.
+func (s *Slots) sweep() (keep bool) {
 	s.foldRetired()
 	s.mu.Lock()
 	short := s.short
@@ -501,15 +505,27 @@ func (s *Slots) sweep() {
 			s.mu.Unlock()
 		}
 	}
+	keep = true
+	if short {
+		s.letGo()
+		s.mu.Lock()
+		if s.arr.Load() == nil && s.victim == (weak.Pointer[Slot]{}) {
+			s.registered = false
+			keep = false
+		}
+		s.mu.Unlock()
+	}
+	// After the decision: an owner that makes what onSweep lets go and
+	// then registers s (bytebuf's class pools where there are no slots)
+	// either finds s unregistered and registers it again, or has what it
+	// made let go below.
 	s.mu.Lock()
 	f := s.onSweep
 	s.mu.Unlock()
 	if f != nil {
 		f(idle)
 	}
-	if short {
-		s.letGo()
-	}
+	return keep
 }
 
 // letGo is the end of the sweep of a short Slots: it turns the array,

@@ -162,6 +162,46 @@ func TestShortFreedBySecondCollection(t *testing.T) {
 	}
 }
 
+// TestShortLeavesRegistry: the sweep holds a short Slots only while it has
+// an array or a victim, so that an idle pool keeps no registry entry nor
+// weak handle; its next Make registers it again, and the sweep empties its
+// slots as before.
+func TestShortLeavesRegistry(t *testing.T) {
+	Collect(2)
+	before := Registered()
+	var s Slots
+	swept := 0
+	s.MakeShort(func(bool) { swept++ })
+	if OK {
+		put(&s, unsafe.Pointer(new(int)))
+	}
+	if n := Registered(); n != before+1 {
+		t.Fatalf("Registered() = %d after MakeShort, want %d", n, before+1)
+	}
+	Collect(2)
+	if n := Registered(); n != before {
+		t.Fatalf("Registered() = %d two collections after the short Slots went idle, want %d", n, before)
+	}
+	if swept == 0 {
+		t.Fatalf("onSweep did not run")
+	}
+	s.MakeShort(nil)
+	x := unsafe.Pointer(new(int))
+	if OK {
+		put(&s, x)
+	}
+	if n := Registered(); n != before+1 {
+		t.Fatalf("Registered() = %d after the next MakeShort, want %d", n, before+1)
+	}
+	Collect(1)
+	if OK && take(&s) != nil {
+		t.Errorf("a value Put after the Slots registered again survived a collection")
+	}
+	if s.Load() != nil {
+		t.Errorf("the array is still installed after a collection")
+	}
+}
+
 // TestSweepOnSweep: the hook sees whether the Slots was idle.
 func TestSweepOnSweep(t *testing.T) {
 	if !OK {

@@ -26,11 +26,9 @@ const (
 	MaxMaxCap = 1 << 30
 )
 
-// Capacities are powers of two: class k holds arrays of 1<<k bytes. (Here,
-// not in size.go: a Get, Write or Put then passes through 3 files at most.)
-
 // sizeClass returns the smallest class whose arrays hold n bytes (0 for
-// n <= 1).
+// n <= 1): class k holds arrays of 1<<k bytes. (Here, not in size.go: a
+// Get, Write or Put then passes through 3 files at most.)
 func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 
 // defSize returns the size of class d. The mask tells the compiler the
@@ -38,8 +36,7 @@ func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 // quarter of Get's instructions).
 func defSize(d int) int { return 1 << (uint(d) & 63) }
 
-// sizerDef returns the default class of the packed state whose first word
-// is aux.
+// sizerDef returns the default class of the packed state aux begins.
 func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
 
 // defOf is sizerDef for p: a P that has counted nothing yet takes the
@@ -105,7 +102,7 @@ type Pool struct {
 	budget int64
 
 	// alive is the capacity of the arrays of the Buffers this pool made
-	// that the collector has not freed, each counted as a power of two.
+	// that the collector has not freed.
 	alive atomic.Int64
 	// shared is the sizing state where there are no per-P slots.
 	shared struct {
@@ -125,28 +122,35 @@ type Pool struct {
 	gets, puts atomic.Uint64
 }
 
-// counted returns what alive counts for an array of n bytes: n rounded up
-// to a power of two, so that a cleanup's argument is the pool alone (a box
-// of 8 bytes, where the pool and a size take 16) and its function says the
-// size: releases[c] is the cleanup of an array counted as 1<<c bytes.
-func counted(n int) int64 { return 1 << bits.Len(uint(n-1)) }
+// release is the cleanup of an array of n bytes; releases[c], of one of
+// 1<<c, whose argument, the pool alone, takes the runtime a box of 8 bytes
+// where a sized takes 16 (only arrays an append grew are not powers of 2).
+type sized struct {
+	p *Pool
+	n int64
+}
 
-var releases [65]func(*Pool) // 65: counted(0) is 1<<64, 0
+func release(c sized) { c.p.alive.Add(-c.n); c.p.refreshLimit() }
+
+var releases [64]func(*Pool)
 
 func init() {
 	for c := range releases {
-		releases[c] = func(p *Pool) { p.alive.Add(-1 << c); p.refreshLimit() }
+		releases[c] = func(p *Pool) { release(sized{p, 1 << c}) }
 	}
 }
 
 // count adds buf's array to alive until the collector frees it, and
 // returns its cleanup, which moves with the array from Buffer to Buffer.
-func (p *Pool) count(buf []byte) runtime.Cleanup {
-	n := counted(cap(buf))
-	p.alive.Add(n)
-	c := runtime.AddCleanup(unsafe.SliceData(buf), releases[bits.TrailingZeros64(uint64(n))], p)
+func (p *Pool) count(buf []byte) (r runtime.Cleanup) {
+	n, ptr := cap(buf), unsafe.SliceData(buf)
+	if p.alive.Add(int64(n)); n == 1<<bits.TrailingZeros(uint(n)) {
+		r = runtime.AddCleanup(ptr, releases[bits.TrailingZeros(uint(n))], p)
+	} else {
+		r = runtime.AddCleanup(ptr, release, sized{p, int64(n)})
+	}
 	p.refreshLimit()
-	return c
+	return r
 }
 
 // NewPool returns a Pool with the bounds of c, or an error wrapping ErrConfig
@@ -259,9 +263,8 @@ func (p *Pool) newBuffer(size int) *Buffer {
 	return b
 }
 
-// refreshLimit recomputes limit from MaxCap, the budget and the bytes
-// alive, writing only when it changes, so that the line Put reads stays
-// shared between processors.
+// refreshLimit recomputes limit from MaxCap, the budget and alive, writing
+// only on a change, so that the line Put reads stays shared between Ps.
 func (p *Pool) refreshLimit() {
 	l := int64(p.maxCapBytes())
 	if p.alive.Load() > p.budgetBytes() {
@@ -429,7 +432,7 @@ func (p *Pool) store(b *Buffer) {
 func (p *Pool) drop(b *Buffer) {
 	p.drops.Add(1)
 	b.arr.Stop()
-	p.alive.Add(-counted(cap(b.buf)))
+	p.alive.Add(-int64(cap(b.buf)))
 	b.arr = runtime.Cleanup{}
 	p.refreshLimit()
 }
@@ -549,7 +552,7 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 // at once, as it is the collector's.
 func (p *Pool) recount(b *Buffer, old int) {
 	b.arr.Stop()
-	p.alive.Add(-counted(old))
+	p.alive.Add(-int64(old))
 	b.arr = p.count(b.buf)
 }
 
@@ -571,9 +574,8 @@ type Stats struct {
 	// KeepCap is the largest capacity the pool keeps: MaxCap.
 	KeepCap int
 	// RetainedBytes is the capacity of the arrays of the Buffers this pool
-	// made that the collector has not freed: those kept, and those in use,
-	// each rounded up to a power of two (all are one, but those an append
-	// grew). It bounds what the pool retains from above.
+	// made that the collector has not freed: those kept, and those in use.
+	// It bounds what the pool retains from above.
 	RetainedBytes int64
 	// Calibrations counts the moves of a default capacity.
 	Calibrations uint64

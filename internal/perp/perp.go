@@ -505,16 +505,7 @@ func (s *Slots) sweep() (keep bool) {
 			s.mu.Unlock()
 		}
 	}
-	keep = true
-	if short {
-		s.letGo()
-		s.mu.Lock()
-		if s.arr.Load() == nil && s.victim == (weak.Pointer[Slot]{}) {
-			s.registered = false
-			keep = false
-		}
-		s.mu.Unlock()
-	}
+	keep = !short || s.letGo()
 	// After the decision: an owner that makes what onSweep lets go and
 	// then registers s (bytebuf's class pools where there are no slots)
 	// either finds s unregistered and registers it again, or has what it
@@ -534,8 +525,9 @@ func (s *Slots) sweep() (keep bool) {
 // array after each collection (its next Make takes the victim back), and
 // one whose use ended before a collection holds no per-P memory after the
 // next one, as a sync.Pool, whose victim cache the collection after that
-// frees.
-func (s *Slots) letGo() {
+// frees. It reports whether the sweep should keep s: false once s has no
+// array and no victim, which it marks unregistered.
+func (s *Slots) letGo() (keep bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a := s.arr.Load()
@@ -543,11 +535,14 @@ func (s *Slots) letGo() {
 		// No Make took the victim back since the last sweep: keep the
 		// weak pointer, which the collector clears when it frees the
 		// array, unless the owner holds it by other means (bytebuf's
-		// Buffers point to it); once cleared, let its handle go too.
+		// Buffers point to it); once cleared, let its handle go too, and
+		// s: the sweep holds it no longer, until its next Make.
 		if s.victim.Value() == nil {
 			s.victim = weak.Pointer[Slot]{}
+			s.registered = a != nil
+			return a != nil
 		}
-		return
+		return true
 	}
 	g, p := sum(a)
 	s.gets.Add(g)
@@ -559,4 +554,5 @@ func (s *Slots) letGo() {
 	}
 	s.victim = weak.Make((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)))
 	s.arr.Store(nil)
+	return true
 }

@@ -122,9 +122,9 @@ type Pool struct {
 	gets, puts atomic.Uint64
 }
 
-// release is the cleanup of an array of n bytes; releases[c], of one of
-// 1<<c, whose argument, the pool alone, takes the runtime a box of 8 bytes
-// where a sized takes 16 (only arrays an append grew are not powers of 2).
+// sized is the argument of release, the cleanup of an array of n bytes.
+// releases[c] is that of an array of 1<<c bytes (all but those an append
+// grew): its argument, the pool alone, takes the runtime a box of 8 bytes.
 type sized struct {
 	p *Pool
 	n int64
@@ -143,11 +143,12 @@ func init() {
 // count adds buf's array to alive until the collector frees it, and
 // returns its cleanup, which moves with the array from Buffer to Buffer.
 func (p *Pool) count(buf []byte) (r runtime.Cleanup) {
-	n, ptr := cap(buf), unsafe.SliceData(buf)
-	if p.alive.Add(int64(n)); n == 1<<bits.TrailingZeros(uint(n)) {
-		r = runtime.AddCleanup(ptr, releases[bits.TrailingZeros(uint(n))], p)
+	n := cap(buf) // at least 64: newBuffer's sizes, appendGrow's
+	p.alive.Add(int64(n))
+	if c := bits.TrailingZeros(uint(n)); n == 1<<c {
+		r = runtime.AddCleanup(unsafe.SliceData(buf), releases[c], p)
 	} else {
-		r = runtime.AddCleanup(ptr, release, sized{p, int64(n)})
+		r = runtime.AddCleanup(unsafe.SliceData(buf), release, sized{p, int64(n)})
 	}
 	p.refreshLimit()
 	return r
@@ -508,9 +509,6 @@ func (p *Pool) grow(b *Buffer, need int) {
 	p.store(h)
 }
 
-// maxPinnedCopy is the most bytes exchange copies while pinned to its P.
-const maxPinnedCopy = 16 << 10
-
 // exchange is grow's fast path: when the calling goroutine's P keeps a
 // Buffer of capacity size (Put keeps the last that grew in the P's Val),
 // b takes its array and gives it its own, which goes on the P's stack, in
@@ -518,7 +516,7 @@ const maxPinnedCopy = 16 << 10
 // trip through the class pools (two were a sixth of a 256-byte op).
 func (p *Pool) exchange(b *Buffer, size int) bool {
 	old := b.buf
-	if debug.Enabled || !perp.OK || len(old) > maxPinnedCopy {
+	if debug.Enabled || !perp.OK || len(old) > 16<<10 { // the most it copies pinned
 		return false
 	}
 	a := p.slots.Load()

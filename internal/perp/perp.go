@@ -539,8 +539,10 @@ func (s *Slots) letGo() (keep bool) {
 		// s: the sweep holds it no longer, until its next Make.
 		if s.victim.Value() == nil {
 			s.victim = weak.Pointer[Slot]{}
-			s.registered = a != nil
-			return a != nil
+			if a == nil {
+				s.registered = false
+				return false
+			}
 		}
 		return true
 	}

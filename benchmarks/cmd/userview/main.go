@@ -16,8 +16,15 @@
 // on a row when it is at least 10% faster and its peak heap is at most
 // bytebuf's.
 //
+// A timed pass runs the row's lengths over again until bytebuf's first pass
+// would take at least -minpass (50 ms): a pass of a few milliseconds moves
+// by tens of percent with one scheduler tick on a shared machine. -twin adds
+// a second bytebuf pool as a peer, an A/A control: the rows it dominates are
+// the verdicts that the run's noise alone gives.
+//
 //	go run ./cmd/userview -md userview.md -json userview.json
 //	go run ./cmd/userview -rounds 3 -bytes 128MiB   # quick
+//	go run ./cmd/userview -peers zap -twin          # the noise floor, beside zap
 package main
 
 import (
@@ -49,6 +56,8 @@ type options struct {
 	seed                       uint64
 	mdPath, jsonPath, brief    string
 	from                       string
+	twin                       bool
+	minPass                    time.Duration
 }
 
 func parseFlags(args []string) (options, error) {
@@ -61,18 +70,20 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every pool once per row, in a shuffled order")
 	fs.IntVar(&o.ops, "ops", 0, "ops per timed pass (0: as many as -bytes allows, at most one pass through the lengths, 65536)")
 	fs.StringVar(&o.budget, "bytes", "1GiB", "with -ops 0, the most bytes written per pass: ops are the largest power of two within it (at least 4096); a pass of fewer than 65536 ops runs the first lengths of the shape")
+	fs.DurationVar(&o.minPass, "minpass", 50*time.Millisecond, "with -ops 0, the shortest timed pass: a row whose first bytebuf pass is shorter runs the lengths over again, doubling its ops until it is not (0: never)")
 	fs.IntVar(&o.inFlight, "inflight", 4, "buffers in flight per goroutine (1 to 16)")
 	fs.IntVar(&o.sample, "sample", 64, "the measuring goroutine samples the heap every this many ops")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the order of the pools in each round")
 	fs.StringVar(&o.mdPath, "md", "-", "where the Markdown tables go (-: standard output)")
 	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON, gzipped if the name ends in .gz (empty: nowhere)")
 	fs.StringVar(&o.from, "from", "", "measure nothing: write the tables of the JSON (or .json.gz) a run wrote before")
+	fs.BoolVar(&o.twin, "twin", false, "also run "+twin+", a second bytebuf pool, as a peer: an A/A control whose verdicts are the machine's noise alone")
 	fs.StringVar(&o.brief, "brief", "", "where the summary and the at-a-glance table alone go, as Markdown (empty: nowhere)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	if o.rounds < 1 || o.inFlight < 1 || o.inFlight > maxInFlight || o.sample < 1 || o.ops < 0 {
-		return o, fmt.Errorf("userview: -rounds, -sample must be at least 1, -inflight in 1..%d, -ops at least 0", maxInFlight)
+	if o.rounds < 1 || o.inFlight < 1 || o.inFlight > maxInFlight || o.sample < 1 || o.ops < 0 || o.minPass < 0 {
+		return o, fmt.Errorf("userview: -rounds, -sample must be at least 1, -inflight in 1..%d, -ops and -minpass at least 0", maxInFlight)
 	}
 	return o, nil
 }
@@ -163,6 +174,28 @@ func opsFor(s shapes.Shape, ops int, budget int64) int {
 	n := shapes.Len
 	for n > 4096 && int64(n)*mean > budget {
 		n /= 2
+	}
+	return n
+}
+
+// maxPasses bounds how many times over a timed pass runs the lengths.
+const maxPasses = 64
+
+// lengthen returns the ops per pass for r so that a pass takes at least
+// minPass: r.ops, doubled (the ops run the lengths over again) as often as
+// a pass of bytebuf at r.ops, measured once, says it takes, up to
+// maxPasses times shapes.Len. A pass of a few milliseconds is at the mercy
+// of one scheduler tick or one collection on a shared machine; a longer one
+// averages them, and every pool of the row runs the same ops.
+func lengthen(r run, minPass time.Duration) int {
+	if minPass <= 0 {
+		return r.ops
+	}
+	took := time.Duration(bytebufPass(r).NsPerOp * float64(r.ops))
+	n := r.ops
+	for took < minPass && n < maxPasses*shapes.Len {
+		n *= 2
+		took *= 2
 	}
 	return n
 }
@@ -273,6 +306,9 @@ func mainErr(args []string, progress io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.twin {
+		ps = append(ps, twinPeer)
+	}
 	cpus, err := parseInts(o.cpus)
 	if err != nil {
 		return err
@@ -295,13 +331,16 @@ func mainErr(args []string, progress io.Writer) error {
 		for _, mode := range modes {
 			for _, c := range cpus {
 				runtime.GOMAXPROCS(c)
-				rw := &row{Shape: s.Name, Piece: s.Piece, Mode: mode, Procs: c, Ops: ops}
-				r := run{shape: s, ops: ops, parallel: mode == "parallel", inFlight: o.inFlight, sample: o.sample}
 				t := time.Now()
+				r := run{shape: s, ops: ops, parallel: mode == "parallel", inFlight: o.inFlight, sample: o.sample}
+				if o.ops == 0 {
+					r.ops = lengthen(r, o.minPass)
+				}
+				rw := &row{Shape: s.Name, Piece: s.Piece, Mode: mode, Procs: c, Ops: r.ops}
 				measureRow(rw, r, ps, o.rounds, rng)
 				rep.Rows = append(rep.Rows, rw)
 				fmt.Fprintf(progress, "userview: %s %s P=%d: %d ops, %.1fs, dominated by %v\n",
-					s.Name, mode, c, ops, time.Since(t).Seconds(), rw.Dominant)
+					s.Name, mode, c, r.ops, time.Since(t).Seconds(), rw.Dominant)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reuse-go/reuse/benchmarks/internal/shapes"
 )
@@ -97,5 +98,50 @@ func TestShownArgs(t *testing.T) {
 	got := strings.Join(shownArgs([]string{"-cpu", "1,2", "-md", "x.md", "--json=x.json", "-rounds=3", "-brief", "b.md"}), " ")
 	if want := "-cpu 1,2 -rounds=3"; got != want {
 		t.Errorf("shownArgs = %q, want %q", got, want)
+	}
+}
+
+// TestLengthen: a pass shorter than -minpass doubles its ops, up to
+// maxPasses runs of the lengths; -minpass 0 or a pass long enough keeps them.
+func TestLengthen(t *testing.T) {
+	s := shapes.Shape{Name: "test", Piece: 64, Lengths: make([]int, shapes.Len)}
+	for i := range s.Lengths {
+		s.Lengths[i] = 100
+	}
+	r := run{shape: s, ops: 4096, inFlight: 4, sample: 64}
+	for _, c := range []struct {
+		minPass time.Duration
+		want    int
+	}{
+		{0, 4096},
+		{time.Nanosecond, 4096},
+		{time.Hour, maxPasses * shapes.Len},
+	} {
+		if got := lengthen(r, c.minPass); got != c.want {
+			t.Errorf("lengthen(4096 ops, %v) = %d, want %d", c.minPass, got, c.want)
+		}
+	}
+}
+
+// TestSummaryTwin: a row that only the A/A twin dominates is not counted as
+// dominated by a peer, and the summary gives the twin's count apart.
+func TestSummaryTwin(t *testing.T) {
+	ref := result{NsPerOp: 100, PeakHeap: 1 << 20}
+	fast := result{NsPerOp: 80, PeakHeap: 1 << 20}
+	slow := result{NsPerOp: 100, PeakHeap: 1 << 20}
+	mk := func(zap, tw result) *row {
+		rw := &row{Shape: "s", Mode: "serial", Procs: 1, Results: map[string][]result{
+			reference: {ref}, "zap": {zap}, twin: {tw}}}
+		judge(rw, []string{"zap", reference, twin})
+		return rw
+	}
+	rep := &report{Peers: []string{"zap", reference, twin}, Rows: []*row{mk(slow, fast), mk(fast, slow), mk(slow, slow)}}
+	var sb strings.Builder
+	writeSummary(&sb, rep, "##")
+	got := sb.String()
+	for _, want := range []string{"**1 of 3 rows dominated**; rows by peer: zap 1;", "dominates bytebuf on 1 rows"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary %q: no %q", got, want)
+		}
 	}
 }

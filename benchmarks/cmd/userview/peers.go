@@ -106,8 +106,13 @@ func bytebufPeer() impl[*bytebuf.Buffer] {
 	}
 }
 
-// reference is the peer every other is compared with.
-const reference = "bytebuf"
+// reference is the peer every other is compared with; twin is a second
+// pool of the same code, run with -twin as an A/A control: the rows it
+// "dominates" are verdicts that the machine's noise alone gives.
+const (
+	reference = "bytebuf"
+	twin      = "bytebuf-twin"
+)
 
 // peer is one pool's name and the measurement of a fresh one.
 type peer struct {
@@ -124,3 +129,9 @@ var peers = []peer{
 	{"zap", func(r run) result { return measure(r, zapPeer) }},
 	{reference, func(r run) result { return measure(r, bytebufPeer) }},
 }
+
+// bytebufPass measures r on a fresh bytebuf pool.
+func bytebufPass(r run) result { return measure(r, bytebufPeer) }
+
+// twinPeer is the A/A control, outside peers (see twin).
+var twinPeer = peer{twin, func(r run) result { return measure(r, bytebufPeer) }}

@@ -65,22 +65,19 @@ func (b *Buffer) Cap() int { return cap(b.buf) }
 
 // AvailableBuffer returns an empty slice with the buffer's unused capacity,
 // like bytes.Buffer.AvailableBuffer: append to it and pass the result to
-// Write right away, and the bytes are written in place, without a copy. It
-// is how append-style APIs (strconv.Append*, hex.AppendEncode,
-// utf8.AppendRune, encoders that take a dst []byte and return it extended)
-// write into a Buffer:
+// Write right away, and the bytes are written in place, without a copy, as
+// append-style APIs (strconv.Append*, hex.AppendEncode, utf8.AppendRune,
+// encoders that take a dst []byte and return it extended) do:
 //
 //	buf.Grow(n) // optional: room for what follows, so the append does not reallocate
 //	buf.Write(strconv.AppendInt(buf.AvailableBuffer(), x, 10))
 //
-// The slice aliases the buffer and is valid only until the next
-// modification of the buffer.
+// The slice aliases the buffer, and is valid only until its next change.
 func (b *Buffer) AvailableBuffer() []byte { return b.buf[len(b.buf):] }
 
 // Bytes returns the contents of the buffer. The slice aliases the buffer: it
-// is valid only until the next modification of the buffer (Write, Append,
-// Reset, Truncate, Grow, ReadFrom, WriteTo) and never after the buffer is Put
-// back into a Pool.
+// is valid only until the buffer's next change (Write, Append, Reset,
+// Truncate, Grow, ReadFrom, WriteTo), and never after its Put to a Pool.
 func (b *Buffer) Bytes() []byte { return b.buf }
 
 // String returns the contents of the buffer as a string, a copy. If b is nil

@@ -71,9 +71,9 @@
 //     in use or kept, exceed it, Put drops Buffers instead of keeping them
 //     (Stats.RetainedBytes).
 //
-// The pool keeps Buffers in a sync.Pool per capacity, six per P and one
-// that grew per P, which the collector empties over two cycles, as it does
-// a sync.Pool.
+// The pool keeps six Buffers and one that grew per P, and the others by
+// capacity, from 16 KiB on where every P reaches them; the collector empties
+// all over two cycles, as it does a sync.Pool.
 //
 // # Ownership
 //

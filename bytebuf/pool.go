@@ -95,7 +95,7 @@ type Pool struct {
 	slots perp.Slots
 	// classes holds the Buffers by the class of their capacity where there
 	// are no per-P slots (see classesNow).
-	classes atomic.Pointer[[]sync.Pool]
+	classes atomic.Pointer[perp.Shelves[Buffer]]
 	// maxCap and budget are the bounds; 0 means the default. Set once by
 	// NewPool.
 	maxCap int
@@ -247,8 +247,8 @@ func (p *Pool) slotsNow() *perp.Slot {
 // fromClass returns an empty Buffer of capacity defSize(c): one the pool
 // keeps, or a new one.
 func (p *Pool) fromClass(c int) *Buffer {
-	if cp := p.classesNow(); c < len(*cp) {
-		if b, _ := (*cp)[c].Get().(*Buffer); b != nil {
+	if cp := p.classesNow(); c < cp.Classes() {
+		if b := cp.Get(c); b != nil {
 			return b
 		}
 	}
@@ -426,8 +426,13 @@ func (p *Pool) store(b *Buffer) {
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
-	(*cp)[i].Put(b)
+	cp.Put(i, b)
 }
+
+// shelved is the first class of the class pools on shelves, 16 KiB: a
+// sync.Pool per class would leave an array of each out of reach on every P
+// a goroutine moved through (see perp.Shelves).
+const shelved = 14
 
 // drop lets the collector have b, whose bytes leave alive at once.
 func (p *Pool) drop(b *Buffer) {
@@ -438,40 +443,39 @@ func (p *Pool) drop(b *Buffer) {
 	p.refreshLimit()
 }
 
-// classesNow returns the class pools, made on first need. Where there are
-// per-P slots they hang from the per-P array's header (perp.Header's
-// Spare), and are freed with it; elsewhere (the race detector, TinyGo)
-// classesShared holds them.
-func (p *Pool) classesNow() *[]sync.Pool {
+// classesNow returns the class pools, made on first need. They hang from the
+// per-P array's header (perp.Header's Spare), and are freed with it, or
+// where there are no per-P slots (race detector, TinyGo) classesShared's.
+func (p *Pool) classesNow() *perp.Shelves[Buffer] {
 	if !perp.OK {
 		return p.classesShared()
 	}
 	h := &perp.Header(p.slotsNow()).Spare
 	if cp := atomic.LoadPointer(h); cp != nil {
-		return (*[]sync.Pool)(cp)
+		return (*perp.Shelves[Buffer])(cp)
 	}
-	cs := make([]sync.Pool, p.topClass()+1)
-	if atomic.CompareAndSwapPointer(h, nil, unsafe.Pointer(&cs)) {
-		return &cs
+	cs := perp.NewShelves[Buffer](p.topClass()+1, shelved)
+	if atomic.CompareAndSwapPointer(h, nil, unsafe.Pointer(cs)) {
+		return cs
 	}
-	return (*[]sync.Pool)(atomic.LoadPointer(h))
+	return (*perp.Shelves[Buffer])(atomic.LoadPointer(h))
 }
 
 // classesShared is classesNow where there are no per-P slots: the pool
 // holds the class pools until the sweep after the next collection, as a
 // sync.Pool holds its values.
-func (p *Pool) classesShared() *[]sync.Pool {
+func (p *Pool) classesShared() *perp.Shelves[Buffer] {
 	if cp := p.classes.Load(); cp != nil {
 		return cp
 	}
-	cs := make([]sync.Pool, p.topClass()+1)
-	if !p.classes.CompareAndSwap(nil, &cs) {
+	cs := perp.NewShelves[Buffer](p.topClass()+1, shelved)
+	if !p.classes.CompareAndSwap(nil, cs) {
 		return p.classes.Load()
 	}
 	// No slots: only so that swept runs. After the store, so that a sweep
 	// that lets the Slots go (it has no array) has let these go first.
 	p.slots.MakeShort(p.swept)
-	return &cs
+	return cs
 }
 
 // swept runs after each collection's sweep (on the finalizer goroutine)

@@ -1,0 +1,127 @@
+package perp
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Shelves keeps values by class for every P. The classes from a threshold
+// on are on shelves, a stack per class and P, from which a P takes first,
+// and when it is empty from the other Ps' shelves: nothing on a shelf is out
+// of any P's reach, unlike the private value a sync.Pool keeps per P. So a
+// goroutine that moves between Ps finds on the next P what it left on the
+// last, where a sync.Pool per class would hold a value of every class on
+// every P it visited. A shelf takes a lock, without pinning, worth it only
+// for values whose use costs far more (bytebuf's arrays of 16 KiB and more);
+// the classes below the threshold are in a sync.Pool each.
+//
+// A value on a shelf lasts as in a sync.Pool: the first Get or Put after a
+// sweep moves every shelf's values aside, where a Get still finds them, and
+// the first after the next sweep drops them. Use NewShelves.
+type Shelves[T any] struct {
+	small []sync.Pool
+	ps    int
+	s     []shelf[T] // s[(c-len(small))*ps+pid]
+	swept atomic.Uint64
+}
+
+type shelf[T any] struct {
+	mu        sync.Mutex
+	vals, old []*T
+	_         [8]byte // one shelf per cache line on 64-bit platforms
+}
+
+// NewShelves returns Shelves of classes 0 to classes-1, each from shelved
+// on with a shelf for each P (GOMAXPROCS now; a P beyond shares one).
+func NewShelves[T any](classes, shelved int) *Shelves[T] {
+	shelved = min(max(shelved, 0), classes)
+	ps := runtime.GOMAXPROCS(0)
+	sh := &Shelves[T]{small: make([]sync.Pool, shelved), ps: ps, s: make([]shelf[T], (classes-shelved)*ps)}
+	sh.swept.Store(Sweeps())
+	registry.once.Do(watch) // the sweeps age the shelves
+	return sh
+}
+
+// age moves the values of every shelf aside, and drops those it moved aside
+// before, at its first call after each sweep; after two sweeps or more since
+// the last call, it drops them all.
+func (sh *Shelves[T]) age() {
+	n := Sweeps()
+	if sh.swept.Load() == n {
+		return
+	}
+	last := sh.swept.Swap(n)
+	if last == n {
+		return
+	}
+	for i := range sh.s {
+		s := &sh.s[i]
+		s.mu.Lock()
+		clear(s.old)
+		s.old, s.vals = s.vals, s.old[:0]
+		if n-last > 1 {
+			clear(s.old)
+			s.old = s.old[:0]
+		}
+		s.mu.Unlock()
+	}
+}
+
+// Classes returns the number of classes.
+func (sh *Shelves[T]) Classes() int { return len(sh.small) + len(sh.s)/sh.ps }
+
+// pid returns the caller's P, a hint that may be stale by its use.
+func pid() int {
+	p := Pin()
+	Unpin()
+	return p
+}
+
+// Get returns a value of class c, or nil: on a shelf, the value last put on
+// the caller's P's, or when it is empty one from another P's whose lock is
+// free (so it may miss a value another P is putting meanwhile).
+func (sh *Shelves[T]) Get(c int) (v *T) {
+	sh.age()
+	if c < len(sh.small) {
+		v, _ = sh.small[c].Get().(*T)
+		return v
+	}
+	base, p := (c-len(sh.small))*sh.ps, pid()
+	for i := range sh.ps {
+		s := &sh.s[base+(p+i)%sh.ps]
+		if i == 0 {
+			s.mu.Lock()
+		} else if !s.mu.TryLock() {
+			continue
+		}
+		if v = pop(&s.vals); v == nil {
+			v = pop(&s.old)
+		}
+		s.mu.Unlock()
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func pop[T any](vals *[]*T) (v *T) {
+	if n := len(*vals) - 1; n >= 0 {
+		v, (*vals)[n], *vals = (*vals)[n], nil, (*vals)[:n]
+	}
+	return v
+}
+
+// Put keeps v in class c: on a shelf, the caller's P's.
+func (sh *Shelves[T]) Put(c int, v *T) {
+	sh.age()
+	if c < len(sh.small) {
+		sh.small[c].Put(v)
+		return
+	}
+	s := &sh.s[(c-len(sh.small))*sh.ps+pid()%sh.ps]
+	s.mu.Lock()
+	s.vals = append(s.vals, v)
+	s.mu.Unlock()
+}

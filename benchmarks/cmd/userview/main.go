@@ -68,7 +68,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.cpus, "cpu", "1,2,4", "comma-separated GOMAXPROCS values")
 	fs.StringVar(&o.modes, "modes", "serial,parallel", "serial (one goroutine), parallel (one per P), or both")
 	fs.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every pool once per row, in a shuffled order")
-	fs.IntVar(&o.ops, "ops", 0, "ops per timed pass (0: as many as -bytes allows, at most one pass through the lengths, 65536)")
+	fs.IntVar(&o.ops, "ops", 0, "ops per timed pass (0: as many as -bytes allows, at most one run of the lengths, 65536, then doubled as -minpass says)")
 	fs.StringVar(&o.budget, "bytes", "1GiB", "with -ops 0, the most bytes written per pass: ops are the largest power of two within it (at least 4096); a pass of fewer than 65536 ops runs the first lengths of the shape")
 	fs.DurationVar(&o.minPass, "minpass", 50*time.Millisecond, "with -ops 0, the shortest timed pass: a row whose first bytebuf pass is shorter runs the lengths over again, doubling its ops until it is not (0: never)")
 	fs.IntVar(&o.inFlight, "inflight", 4, "buffers in flight per goroutine (1 to 16)")
@@ -84,6 +84,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.rounds < 1 || o.inFlight < 1 || o.inFlight > maxInFlight || o.sample < 1 || o.ops < 0 || o.minPass < 0 {
 		return o, fmt.Errorf("userview: -rounds, -sample must be at least 1, -inflight in 1..%d, -ops and -minpass at least 0", maxInFlight)
+	}
+	if o.ops > 0 {
+		o.minPass = 0 // -ops sets the ops
 	}
 	return o, nil
 }
@@ -126,8 +129,13 @@ func selectShapes(list string) ([]shapes.Shape, error) {
 	return out, nil
 }
 
-// selectPeers returns the peers list names, and bytebuf.
-func selectPeers(list string) ([]peer, error) {
+// selectPeers returns the peers list names, and bytebuf; with twin, the A/A
+// control too.
+func selectPeers(list string, twin bool) ([]peer, error) {
+	if twin {
+		ps, err := selectPeers(list, false)
+		return append(slices.Clip(ps), twinPeer), err
+	}
 	if list == "all" {
 		return peers, nil
 	}
@@ -302,12 +310,9 @@ func mainErr(args []string, progress io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ps, err := selectPeers(o.peers)
+	ps, err := selectPeers(o.peers, o.twin)
 	if err != nil {
 		return err
-	}
-	if o.twin {
-		ps = append(ps, twinPeer)
 	}
 	cpus, err := parseInts(o.cpus)
 	if err != nil {
@@ -333,9 +338,7 @@ func mainErr(args []string, progress io.Writer) error {
 				runtime.GOMAXPROCS(c)
 				t := time.Now()
 				r := run{shape: s, ops: ops, parallel: mode == "parallel", inFlight: o.inFlight, sample: o.sample}
-				if o.ops == 0 {
-					r.ops = lengthen(r, o.minPass)
-				}
+				r.ops = lengthen(r, o.minPass)
 				rw := &row{Shape: s.Name, Piece: s.Piece, Mode: mode, Procs: c, Ops: r.ops}
 				measureRow(rw, r, ps, o.rounds, rng)
 				rep.Rows = append(rep.Rows, rw)

@@ -80,12 +80,11 @@ func countFine(rows []*row) int {
 	return n
 }
 
-// writeSummary counts the rows a peer dominates, and lists them, under a
-// heading of level h ("##").
-func writeSummary(w io.Writer, rep *report, h string) {
-	n := 0
-	by := map[string]int{}
-	for _, rw := range rep.Rows {
+// countDominated returns the number of rows a peer other than the twin
+// dominates, and the rows each peer dominates.
+func countDominated(rows []*row) (n int, by map[string]int) {
+	by = map[string]int{}
+	for _, rw := range rows {
 		if dominatedByPeers(rw) {
 			n++
 		}
@@ -93,6 +92,13 @@ func writeSummary(w io.Writer, rep *report, h string) {
 			by[p]++
 		}
 	}
+	return n, by
+}
+
+// writeSummary counts the rows a peer dominates, and lists them, under a
+// heading of level h ("##").
+func writeSummary(w io.Writer, rep *report, h string) {
+	n, by := countDominated(rep.Rows)
 	fmt.Fprintf(w, "%s Summary\n\n**%d of %d rows dominated**", h, n, len(rep.Rows))
 	var parts []string
 	for _, p := range rep.Peers {

@@ -127,11 +127,11 @@ var peers = []peer{
 	{"bytebufferpool", func(r run) result { return measure(r, bytebufferpoolPeer) }},
 	{"libp2p", func(r run) result { return measure(r, libp2pPeer) }},
 	{"zap", func(r run) result { return measure(r, zapPeer) }},
-	{reference, func(r run) result { return measure(r, bytebufPeer) }},
+	{reference, bytebufPass},
 }
 
 // bytebufPass measures r on a fresh bytebuf pool.
 func bytebufPass(r run) result { return measure(r, bytebufPeer) }
 
 // twinPeer is the A/A control, outside peers (see twin).
-var twinPeer = peer{twin, func(r run) result { return measure(r, bytebufPeer) }}
+var twinPeer = peer{twin, bytebufPass}

@@ -2,7 +2,6 @@ package bytebuf
 
 import (
 	"io"
-	"runtime"
 
 	"github.com/reuse-go/reuse/internal/perp"
 	"math"
@@ -29,8 +28,8 @@ const minRead = 512
 // are reused too. A Buffer is not safe for concurrent use, and must not be
 // copied after first use.
 type Buffer struct {
-	// The fields Get, Write and Put use come first: with arr, the Buffer
-	// is 64 bytes, one cache line.
+	// The fields Get, Write and Put use come first: the Buffer is 56
+	// bytes, within one cache line.
 	buf []byte
 	// pool is the Pool that made the Buffer, nil for a Buffer made otherwise.
 	pool *Pool
@@ -43,9 +42,8 @@ type Buffer struct {
 	// before Put (the bytebufferpool and fasttemplate idiom, or WriteTo)
 	// still tells its pool how much was written into it.
 	peak int
-	// arr is the cleanup that counts buf's array in its Pool's bytes
-	// alive (see Pool.count); it moves with the array.
-	arr runtime.Cleanup
+	// arr is what the Pool knows of buf's array; it moves with the array.
+	arr *array
 }
 
 // written returns the largest length the buffer held since it left the pool.

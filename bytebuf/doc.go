@@ -71,9 +71,12 @@
 //     in use or kept, exceed it, Put drops Buffers instead of keeping them
 //     (Stats.RetainedBytes).
 //
-// The pool keeps six Buffers and one that grew per P, and the others by
-// capacity, from 16 KiB on where every P reaches them; the collector empties
-// all over two cycles, as it does a sync.Pool.
+// The pool keeps six Buffers and one that grew (below 16 KiB) per P, and the
+// others by capacity, from 16 KiB on where every P reaches them. The
+// collector empties all over two cycles, as it does a sync.Pool, except the
+// arrays of 16 KiB and more kept by capacity: the pool holds those only
+// weakly, so they never count in the heap goal, and the next collection
+// frees them unless a Get took them back first.
 //
 // # Ownership
 //
@@ -81,33 +84,24 @@
 // not use the Buffer, nor any slice Bytes returned: the pool hands the same
 // memory to the next Get, possibly on another goroutine (pitfall P2 in
 // docs/PITFALLS.md). Copy what must outlive the Put (String returns a copy), or
-// write it out with WriteTo before Put.
+// write it out with WriteTo before Put. Bytes is valid only until the next
+// change: a Write that grows the buffer moves it to another array.
 //
-// Bytes aliases the buffer and is valid only until the next modification:
-// a Write that grows the buffer moves it to another array.
-//
-// Get always returns an empty Buffer; there is no state left by the previous
-// user to Reset (pitfall P3), although the bytes beyond Len in the array are
-// not cleared. Do not pool Buffers that held secrets.
+// Get always returns an empty Buffer: nothing left by the previous user to
+// Reset (pitfall P3), although the bytes beyond Len are not cleared. Do not
+// pool Buffers that held secrets.
 //
 // # Concurrency
 //
-// A Pool is safe for use by multiple goroutines; a Buffer is not, like
-// bytes.Buffer, and belongs to one goroutine at a time. Neither may be copied
-// after first use. The Stats counters are read one at a time while other
-// goroutines update them.
+// A Pool is safe for use by multiple goroutines; a Buffer, like bytes.Buffer,
+// is not. Neither may be copied after first use.
 //
 // # When not to pool
 //
 // A Get, one Write and a Put cost about what they cost with a sync.Pool of
-// *bytes.Buffer, and a fraction of a new bytes.Buffer each time (figures in
-// benchmarks/README.md). So a pool pays off whenever the buffer would otherwise be allocated on the
-// heap. It does not when the buffer can live on the stack: a small array of
-// known size (var a [64]byte; append(a[:0], ...)) costs nothing to free, and
-// the compiler can only keep it there if it does not escape, which a pooled
-// Buffer always does. Do not pool a buffer that is kept rather than returned
-// (it becomes a message stored in a map, or goes to a goroutine that outlives
-// the request): copy out of the pooled one, or allocate. A program that
-// writes buffers rarely gains nothing from keeping them, and pays for the
-// memory kept.
+// *bytes.Buffer (figures in benchmarks/README.md), so a pool pays off where
+// the buffer would otherwise be allocated on the heap. Not where it can live
+// on the stack (var a [64]byte; append(a[:0], ...)), nor for a buffer that is
+// kept rather than returned (stored in a map, or handed to a goroutine that
+// outlives the request): copy out of the pooled one, or allocate.
 package bytebuf

@@ -1,6 +1,7 @@
 package bytebuf
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+	"weak"
 
 	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/perp"
@@ -26,22 +28,19 @@ const (
 	MaxMaxCap = 1 << 30
 )
 
-// sizeClass returns the smallest class whose arrays hold n bytes (0 for
-// n <= 1): class k holds arrays of 1<<k bytes. (Here, not in size.go: a
-// Get, Write or Put then passes through 3 files at most.)
+// sizeClass returns the smallest class k whose arrays, of 1<<k bytes, hold
+// n (here, not in size.go: a Get, Write or Put passes through 3 files).
 func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 
-// defSize returns the size of class d. The mask tells the compiler the
-// shift is below 64, which spares the test Go's shift semantics need (a
-// quarter of Get's instructions).
+// defSize returns the size of class d. The mask spares the test of the
+// shift Go's semantics need (a quarter of Get's instructions).
 func defSize(d int) int { return 1 << (uint(d) & 63) }
 
 // sizerDef returns the default class of the packed state aux begins.
 func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
 
 // defOf is sizerDef for p: a P that has counted nothing yet takes the
-// default the last window of any P moved to (p.hint), where there is one,
-// and its first sample adopts it (see add).
+// default the last window of any P moved to (p.hint), if any (see add).
 func (p *Pool) defOf(aux uintptr) int {
 	if aux&0xff80 == 0 { // no window ended and none begun
 		if h := p.hint.Load(); h != 0 {
@@ -87,11 +86,9 @@ type Pool struct {
 	limit atomic.Int64
 	// slots holds, for each P, a stack of Buffers of its default class
 	// (Stack, Depth), the last Buffer that grew (Val), and its sizing state
-	// (Aux, Aux2; see sizer), and the class pools hang from its header. The
-	// sweep after each collection lets it go to a weak pointer that the next
-	// use takes back (perp.Slots.MakeShort), and every Buffer points to it:
-	// so it is lost only when no Buffer of the pool is left, and the same
-	// lengths give the same sizes whenever the collector runs.
+	// (Aux, Aux2; see sizer); the class pools hang from its header. After
+	// each collection it goes to a weak pointer (perp.Slots.MakeShort), and
+	// every Buffer points to it: so the sizing lasts as long as any Buffer.
 	slots perp.Slots
 	// classes holds the Buffers by the class of their capacity where there
 	// are no per-P slots (see classesNow).
@@ -122,17 +119,25 @@ type Pool struct {
 	gets, puts atomic.Uint64
 }
 
-// sized is the argument of release, the cleanup of an array of n bytes.
-// releases[c] is that of an array of 1<<c bytes (all but those an append
-// grew): its argument, the pool alone, takes the runtime a box of 8 bytes.
+// array is what a Pool knows of the array of one of its Buffers, and moves
+// with it from Buffer to Buffer.
+type array struct {
+	n       int                // the capacity
+	cleanup runtime.Cleanup    // counts it in alive until the collector frees it
+	weak    weak.Pointer[byte] // made at its first time on a shelf (see shelved)
+}
+
+// releases[c] is the cleanup of an array of 1<<c bytes (all but those an
+// append grew), whose argument, the pool alone, takes the runtime a box of
+// 8 bytes; release that of the others.
+var releases [64]func(*Pool)
+
 type sized struct {
 	p *Pool
 	n int64
 }
 
 func release(c sized) { c.p.alive.Add(-c.n); c.p.refreshLimit() }
-
-var releases [64]func(*Pool)
 
 func init() {
 	for c := range releases {
@@ -141,17 +146,17 @@ func init() {
 }
 
 // count adds buf's array to alive until the collector frees it, and
-// returns its cleanup, which moves with the array from Buffer to Buffer.
-func (p *Pool) count(buf []byte) (r runtime.Cleanup) {
-	n := cap(buf) // at least 64: newBuffer's sizes, appendGrow's
-	p.alive.Add(int64(n))
-	if c := bits.TrailingZeros(uint(n)); n == 1<<c {
-		r = runtime.AddCleanup(unsafe.SliceData(buf), releases[c], p)
+// returns what the pool knows of it.
+func (p *Pool) count(buf []byte) *array {
+	a := &array{n: cap(buf)} // at least 64: newBuffer's sizes, appendGrow's
+	p.alive.Add(int64(a.n))
+	if c := bits.TrailingZeros(uint(a.n)); a.n == 1<<c {
+		a.cleanup = runtime.AddCleanup(unsafe.SliceData(buf), releases[c], p)
 	} else {
-		r = runtime.AddCleanup(unsafe.SliceData(buf), release, sized{p, int64(n)})
+		a.cleanup = runtime.AddCleanup(unsafe.SliceData(buf), release, sized{p, int64(a.n)})
 	}
 	p.refreshLimit()
-	return r
+	return a
 }
 
 // NewPool returns a Pool with the bounds of c, or an error wrapping ErrConfig
@@ -171,21 +176,12 @@ func NewPool(c Config) (*Pool, error) {
 	return p, nil
 }
 
-func (p *Pool) maxCapBytes() int {
-	if p.maxCap == 0 {
-		return DefaultMaxCap
-	}
-	return p.maxCap
-}
+func (p *Pool) maxCapBytes() int { return cmp.Or(p.maxCap, DefaultMaxCap) }
 
-// budgetBytes returns the budget: Budget, or for zero DefaultBudget for
-// every four processors (GOMAXPROCS now), at least DefaultBudget: at 16
-// processors, 32 MiB dropped Buffers that growth allocated again.
+// budgetBytes returns Budget, or for zero DefaultBudget for every four
+// processors (GOMAXPROCS now): at 16, 32 MiB dropped what growth reallocated.
 func (p *Pool) budgetBytes() int64 {
-	if p.budget == 0 {
-		return DefaultBudget * int64(max(1, runtime.GOMAXPROCS(0)/4))
-	}
-	return p.budget
+	return cmp.Or(p.budget, DefaultBudget*int64(max(1, runtime.GOMAXPROCS(0)/4)))
 }
 
 // Get returns an empty Buffer whose capacity is the default capacity of the
@@ -248,8 +244,10 @@ func (p *Pool) slotsNow() *perp.Slot {
 // keeps, or a new one.
 func (p *Pool) fromClass(c int) *Buffer {
 	if cp := p.classesNow(); c < cp.Classes() {
-		if b := cp.Get(c); b != nil {
-			return b
+		for b := cp.Get(c); b != nil; b = cp.Get(c) {
+			if unpark(b) {
+				return b
+			}
 		}
 	}
 	return p.newBuffer(defSize(c))
@@ -288,9 +286,8 @@ func (p *Pool) Put(b *Buffer) {
 		p.putSlow(b)
 		return
 	}
-	n := max(b.peak, len(b.buf))
-	b.buf = b.buf[:0]
-	b.peak = 0
+	n := b.written()
+	b.buf, b.peak = b.buf[:0], 0
 	a := p.slots.Load()
 	if a == nil {
 		p.putSized(b, n)
@@ -316,7 +313,7 @@ func (p *Pool) Put(b *Buffer) {
 			perp.Unpin()
 			return
 		}
-		if c > defSize(d) && int64(c) <= p.limit.Load() && sl.Val == nil {
+		if c > defSize(d) && c < 1<<shelved && int64(c) <= p.limit.Load() && sl.Val == nil {
 			// A Buffer that grew: the next growth on this P takes its
 			// array (see exchange).
 			sl.Val = unsafe.Pointer(b)
@@ -426,20 +423,40 @@ func (p *Pool) store(b *Buffer) {
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
+	if i >= shelved {
+		if b.arr.weak == (weak.Pointer[byte]{}) {
+			b.arr.weak = weak.Make(unsafe.SliceData(b.buf))
+		}
+		b.buf = nil
+	}
 	cp.Put(i, b)
 }
 
-// shelved is the first class of the class pools on shelves, 16 KiB: a
-// sync.Pool per class would leave an array of each out of reach on every P
-// a goroutine moved through (see perp.Shelves).
+// shelved is the first class on shelves, 16 KiB (see perp.Shelves). A
+// Buffer on a shelf holds its array only by weak pointer (buf nil), so what
+// the shelves keep never counts in the live heap a collection finds, nor in
+// the heap goal set from it: the collection frees it unless a Get took it
+// back (unpark). Below 16 KiB, a weak pointer costs too much of an op.
 const shelved = 14
+
+// unpark takes back the array of b, a Buffer the pool kept, if b holds it
+// only weakly, and reports whether b has an array: false when the collector
+// freed it, and then b is the collector's too.
+func unpark(b *Buffer) bool {
+	if b.buf == nil {
+		if a := b.arr.weak.Value(); a != nil {
+			b.buf = unsafe.Slice(a, b.arr.n)[:0]
+		}
+	}
+	return b.buf != nil
+}
 
 // drop lets the collector have b, whose bytes leave alive at once.
 func (p *Pool) drop(b *Buffer) {
 	p.drops.Add(1)
-	b.arr.Stop()
+	b.arr.cleanup.Stop()
 	p.alive.Add(-int64(cap(b.buf)))
-	b.arr = runtime.Cleanup{}
+	b.arr = nil
 	p.refreshLimit()
 }
 
@@ -484,9 +501,8 @@ func (p *Pool) swept(bool) { p.classes.Store(nil) }
 
 // grow moves b to an array with room for need bytes: the smallest power of
 // two that holds need and as much again as b holds (as libp2p's buffer
-// grows), so that each byte is copied a bounded number of times. The array
-// comes from the Buffers of its class, which take b's old array in
-// exchange. Beyond MaxCap, the array is allocated as append would.
+// grows), so each byte is copied a bounded number of times, taken from its
+// class for b's old array. Beyond MaxCap, it is allocated as append would.
 func (p *Pool) grow(b *Buffer, need int) {
 	old := b.buf
 	target := need + len(old)
@@ -514,10 +530,9 @@ func (p *Pool) grow(b *Buffer, need int) {
 }
 
 // exchange is grow's fast path: when the calling goroutine's P keeps a
-// Buffer of capacity size (Put keeps the last that grew in the P's Val),
-// b takes its array and gives it its own, which goes on the P's stack, in
-// one pinned section, and it reports true. A growth then makes no round
-// trip through the class pools (two were a sixth of a 256-byte op).
+// Buffer of capacity size (Put keeps the last that grew, below 16 KiB, in
+// the P's Val), b takes its array and gives it its own, which goes on the
+// P's stack, in one pinned section, and it reports true.
 func (p *Pool) exchange(b *Buffer, size int) bool {
 	old := b.buf
 	if debug.Enabled || !perp.OK || len(old) > 16<<10 { // the most it copies pinned
@@ -549,27 +564,21 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 	return true
 }
 
-// recount moves b's count of bytes alive to its array, which an append
-// has just put in place of one of capacity old: that one leaves the count
-// at once, as it is the collector's.
+// recount counts b's array, which an append put in place of one of
+// capacity old, in alive instead of that one, now the collector's.
 func (p *Pool) recount(b *Buffer, old int) {
-	b.arr.Stop()
+	b.arr.cleanup.Stop()
 	p.alive.Add(-int64(old))
 	b.arr = p.count(b.buf)
 }
 
 // Stats is a snapshot of a Pool's counters and sizing.
 type Stats struct {
-	// Gets and Puts count the calls; Puts counts only Buffers of this
-	// pool, nil and foreign ones excluded.
-	Gets, Puts uint64
-	// News counts the Buffers made: by Get when the pool had none of the
-	// default capacity, and by growth when it had none of the class
-	// needed.
-	News uint64
-	// Drops counts the Buffers Put did not keep: over MaxCap or the
-	// budget, or not made by a Pool.
-	Drops uint64
+	// Gets and Puts count the calls; Puts only those of Buffers of this
+	// pool. News counts the Buffers made, by Get or by growth, when the
+	// pool kept none of the capacity needed; Drops the Buffers Put did not
+	// keep: over MaxCap or the budget, or not made by a Pool.
+	Gets, Puts, News, Drops uint64
 	// DefaultCap is the capacity Get hands out on the first processor
 	// (each processor sizes its own; see the package documentation).
 	DefaultCap int

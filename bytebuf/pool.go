@@ -439,9 +439,9 @@ func (p *Pool) store(b *Buffer) {
 // back (unpark). Below 16 KiB, a weak pointer costs too much of an op.
 const shelved = 14
 
-// unpark takes back the array of b, a Buffer the pool kept, if b holds it
-// only weakly, and reports whether b has an array: false when the collector
-// freed it, and then b is the collector's too.
+// unpark takes back b's array if b holds it weakly, and reports whether b
+// has one (false: the collector freed it). Never pinned: Value may park the
+// goroutine during a collection (a Val held weakly died of that in a test).
 func unpark(b *Buffer) bool {
 	if b.buf == nil {
 		if a := b.arr.weak.Value(); a != nil {

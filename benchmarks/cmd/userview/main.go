@@ -342,6 +342,9 @@ func mainErr(args []string, progress io.Writer) error {
 				rw := &row{Shape: s.Name, Piece: s.Piece, Mode: mode, Procs: c, Ops: r.ops}
 				measureRow(rw, r, ps, o.rounds, rng)
 				rep.Rows = append(rep.Rows, rw)
+				if err := saveJSON(rep, o.jsonPath); err != nil {
+					return err
+				}
 				fmt.Fprintf(progress, "userview: %s %s P=%d: %d ops, %.1fs, dominated by %v\n",
 					s.Name, mode, c, r.ops, time.Since(t).Seconds(), rw.Dominant)
 			}
@@ -398,16 +401,33 @@ func writeMaybeGzip(path string, b []byte) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
+// saveJSON writes the report to path as JSON, when path is not empty. The
+// run saves it after every row, through a temporary file renamed over path,
+// so that a run stopped before its end (by timeout, on a lent machine) leaves
+// every row it finished, readable with -from.
+func saveJSON(rep *report, path string) error {
+	if path == "" {
+		return nil
+	}
+	rep.Seconds = time.Since(rep.Start).Seconds()
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if strings.HasSuffix(path, ".gz") {
+		tmp = strings.TrimSuffix(path, ".gz") + ".tmp.gz"
+	}
+	if err := writeMaybeGzip(tmp, append(b, '\n')); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
 // writeOutputs writes the Markdown and, when asked, the JSON.
 func writeOutputs(rep *report, o options) error {
-	if o.jsonPath != "" {
-		b, err := json.Marshal(rep)
-		if err != nil {
-			return err
-		}
-		if err := writeMaybeGzip(o.jsonPath, append(b, '\n')); err != nil {
-			return err
-		}
+	if err := saveJSON(rep, o.jsonPath); err != nil {
+		return err
 	}
 	if o.brief != "" {
 		var sb strings.Builder

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"cmp"
+	"encoding/json"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +147,39 @@ func TestSummaryTwin(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary %q: no %q", got, want)
 		}
+	}
+}
+
+// rowsSaved is the progress writer of TestSavesEveryRow: at each row's line,
+// it reads the JSON the run saved and notes how many rows it holds.
+type rowsSaved struct {
+	path string
+	seen []int
+	err  error
+}
+
+func (w *rowsSaved) Write(p []byte) (int, error) {
+	b, err := readMaybeGzip(w.path)
+	var rep report
+	if err == nil {
+		err = json.Unmarshal(b, &rep)
+	}
+	w.err = cmp.Or(w.err, err)
+	w.seen = append(w.seen, len(rep.Rows))
+	return len(p), nil
+}
+
+// TestSavesEveryRow checks that a run saves its JSON after every row, so that
+// a run stopped early keeps the rows it finished.
+func TestSavesEveryRow(t *testing.T) {
+	dir := t.TempDir()
+	w := &rowsSaved{path: filepath.Join(dir, "uv.json.gz")}
+	args := []string{"-shapes", "tight", "-modes", "serial", "-cpu", "1,2", "-rounds", "1", "-ops", "4096",
+		"-peers", "zap", "-json", w.path, "-md", filepath.Join(dir, "uv.md")}
+	if err := mainErr(args, w); err != nil {
+		t.Fatal(err)
+	}
+	if w.err != nil || !slices.Equal(w.seen, []int{1, 2}) {
+		t.Fatalf("rows saved at each row's line: %v (err %v), want [1 2]", w.seen, w.err)
 	}
 }

@@ -58,8 +58,8 @@
 // whose first window has not ended uses the default the last window of any
 // P moved to. The rule reads nothing but the lengths, in
 // order: at GOMAXPROCS 1, the same lengths through a fresh pool give the
-// same capacity at every Get, whenever the collector runs (the state lasts
-// as long as any Buffer of the pool does); with more processors, each one
+// same capacity at every Get, whenever the collector runs (P 0's sizing
+// state outlives the per-P array it frees); with more processors, each one
 // follows the lengths put back on it.
 //
 // # Bounds

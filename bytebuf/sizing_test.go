@@ -8,21 +8,22 @@ import (
 	"testing"
 
 	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/perp"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
 // trace runs lengths through a fresh pool on one goroutine, each written in
 // pieces of at most piece bytes, and returns the capacity of every Buffer
-// at its Get and at its Put. gcEvery > 0 forces a collection every gcEvery
-// ops, so that a run with it differs from one without only in when the
-// collector empties the pool.
-func trace(lengths []int, piece, gcEvery int) (atGet, atPut []int) {
+// at its Get and at its Put. every > 0 calls collect every every ops, so
+// that a run with it differs from one without only in when the collector
+// empties the pool.
+func trace(lengths []int, piece, every int, collect func()) (atGet, atPut []int) {
 	var p bytebuf.Pool
 	atGet = make([]int, len(lengths))
 	atPut = make([]int, len(lengths))
 	for i, n := range lengths {
-		if gcEvery > 0 && i%gcEvery == gcEvery-1 {
-			runtime.GC()
+		if every > 0 && i%every == every-1 {
+			collect()
 		}
 		b := p.Get()
 		atGet[i] = b.Cap()
@@ -73,15 +74,20 @@ func logNormal(seed uint64, n int, median, sigma float64) []int {
 // goroutine give the same capacity at every Get and every Put, whether or
 // not collections empty the pool meanwhile, and in every mode (under the
 // race detector too, whose sync.Pool drops Buffers at random: the sizing
-// does not depend on which Buffers the pool still has).
+// does not depend on which Buffers the pool still has). The collections
+// come one at a time, their sweeps running when they may, and two in a
+// row, each swept before the next: the second frees the per-P array the
+// first let go, as when the collector runs back to back at a low GOGC,
+// and P 0's sizing must survive that too (it did not: with GOGC=25 the
+// runs parted at op 2048).
 func TestSizingIsDeterministic(t *testing.T) {
 	oneProc(t)
 	reusetest.IgnoreLeaks(t)
 	lengths := logNormal(32, 40000, 12<<10, 1.2) // heavy-tailed, around 12 KiB
 	for _, piece := range []int{1 << 10, 1 << 20} {
-		g1, p1 := trace(lengths, piece, 0)
-		g2, p2 := trace(lengths, piece, 997)
-		g3, p3 := trace(lengths, piece, 0)
+		g1, p1 := trace(lengths, piece, 0, nil)
+		g2, p2 := trace(lengths, piece, 997, runtime.GC)
+		g3, p3 := trace(lengths, piece, 1009, func() { perp.Collect(2) })
 		for i := range lengths {
 			if g1[i] != g2[i] || g1[i] != g3[i] || p1[i] != p2[i] || p1[i] != p3[i] {
 				t.Fatalf("piece %d, op %d: capacities at Get %d, %d, %d and at Put %d, %d, %d differ between runs",

@@ -132,6 +132,13 @@ type Slots struct {
 	// it.
 	short  bool
 	victim weak.Pointer[Slot] // the array's header; protected by mu
+	// p0 holds P 0's Aux, Aux2 and Depth (above its low byte, which counts
+	// Stack's entries) as the sweep of a short Slots found them when it let
+	// the array go. An array made because the collector freed that one
+	// starts P 0 from them: so the owner's state of P 0 (bytebuf's sizing)
+	// is the same whether or not collections came back to back. Protected
+	// by mu.
+	p0 [3]uintptr
 	// gets and puts hold the counters of the arrays that were replaced.
 	gets, puts atomic.Uint64
 	// retired holds the arrays grow replaced since the last sweep, and
@@ -303,6 +310,9 @@ func (s *Slots) grow() {
 	if old == nil || Len(old) < n {
 		arr := make([]Slot, n+1)
 		arr[0].Aux = uintptr(n)
+		if old == nil {
+			arr[1].Aux, arr[1].Aux2, arr[1].Depth = s.p0[0], s.p0[1], uint32(s.p0[2])
+		}
 		s.retire(old)
 		s.serve(n)
 		s.arr.Store(&arr[1])
@@ -556,6 +566,8 @@ func (s *Slots) letGo() (keep bool) {
 		atomic.StoreUint64(&sl.Gets, 0)
 		atomic.StoreUint64(&sl.Puts, 0)
 	}
+	p0 := Of(a, 0)
+	s.p0 = [3]uintptr{atomic.LoadUintptr(&p0.Aux), atomic.LoadUintptr(&p0.Aux2), uintptr(atomic.LoadUint32(&p0.Depth) &^ 0xff)}
 	s.victim = weak.Make((*Slot)(unsafe.Add(unsafe.Pointer(a), -SlotSize)))
 	s.arr.Store(nil)
 	return true

@@ -162,6 +162,31 @@ func TestShortFreedBySecondCollection(t *testing.T) {
 	}
 }
 
+// TestShortKeepsP0: when the collector frees the array a short Slots' sweep
+// let go, the next array starts P 0 with the Aux, Aux2 and Depth (less its
+// Stack count) the sweep found, so that the owner's state of P 0 does not
+// depend on whether collections came back to back.
+func TestShortKeepsP0(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	var s Slots
+	s.MakeShort(nil)
+	a := s.Load()
+	Of(a, 0).Aux, Of(a, 0).Aux2, Of(a, 0).Depth = 0x1234, 0x5678, 7<<8|3
+	freed := new(atomic.Bool)
+	runtime.AddCleanup(Header(a), func(f *atomic.Bool) { f.Store(true) }, freed)
+	Collect(2)
+	if !freed.Load() {
+		t.Fatal("the array outlived two collections")
+	}
+	s.Grow()
+	sl := Of(s.Load(), 0)
+	if sl.Aux != 0x1234 || sl.Aux2 != 0x5678 || sl.Depth != 7<<8 {
+		t.Errorf("P 0 of the new array: Aux %#x, Aux2 %#x, Depth %#x; want 0x1234, 0x5678, 0x700", sl.Aux, sl.Aux2, sl.Depth)
+	}
+}
+
 // TestShortLeavesRegistry: the sweep holds a short Slots only while it has
 // an array or a victim, so that an idle pool keeps no registry entry nor
 // weak handle; its next Make registers it again, and the sweep empties its

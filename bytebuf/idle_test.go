@@ -100,7 +100,8 @@ func TestIdlePoolsCostLikeSyncPool(t *testing.T) {
 	// the pool only while it has an array or a victim (perp.Slots.MakeShort),
 	// so no registry entry or weak handle stays with an idle pool. Under the
 	// race detector, sync.Pool drops a quarter of the Puts at random, so each
-	// pool makes more arrays, each with its box: 16-75 B (34-54 B now, with 2000 pools).
+	// pool makes more arrays, each with its box: 16-75 B (34-54 B now, with
+	// 2000 pools).
 	bound := 64.0
 	if race.Enabled {
 		bound = 128

@@ -85,7 +85,7 @@ func drive(o options, args []string, progress io.Writer) (*report, error) {
 func serverArgs(v string, o options) []string {
 	return []string{"-serve", v, "-median", strconv.FormatFloat(o.median, 'g', -1, 64),
 		"-sigma", strconv.FormatFloat(o.sigma, 'g', -1, 64), "-max", strconv.Itoa(o.maxLen),
-		"-seed", strconv.FormatUint(o.seed, 10)}
+		"-seed", strconv.FormatUint(o.seed, 10), "-encoder", o.encoder}
 }
 
 // runVariant starts the server of variant v, loads it, and stops it.

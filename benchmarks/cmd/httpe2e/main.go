@@ -37,6 +37,7 @@ type options struct {
 	maxLen           int
 	seed             uint64
 	procs            int
+	encoder          string
 	mdPath, jsonPath string
 }
 
@@ -58,6 +59,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.maxLen, "max", 1<<20, "longest response, bytes")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the response lengths and of the order of the variants")
 	fs.IntVar(&o.procs, "procs", 0, "GOMAXPROCS of the servers (0: the Go default)")
+	fs.StringVar(&o.encoder, "encoder", "json", "how the servers write the JSON into the pooled buffer: json (encoding/json's Encoder, which encodes into a buffer of its own pool and writes it in one piece) or append (item by item, with no other pool)")
 	fs.StringVar(&o.mdPath, "md", "-", "where the Markdown table goes (-: standard output)")
 	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON (empty: nowhere)")
 	if err := fs.Parse(args); err != nil {
@@ -66,8 +68,12 @@ func parseFlags(args []string) (options, error) {
 	if o.clients < 1 || o.rounds < 1 || o.requests < 1 || o.duration <= 0 || o.warmup < 0 {
 		return o, fmt.Errorf("httpe2e: -clients, -rounds, -requests and -duration must be positive")
 	}
+	enc, ok := jsonEncoders[o.encoder]
+	if !ok {
+		return o, fmt.Errorf("httpe2e: no encoder %q (json or append)", o.encoder)
+	}
 	for _, v := range strings.Split(o.variants, ",") {
-		if _, ok := encoders()[v]; !ok {
+		if _, ok := encoders(enc)[v]; !ok {
 			return o, fmt.Errorf("httpe2e: no variant %q", v)
 		}
 	}

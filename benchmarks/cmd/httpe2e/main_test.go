@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -27,22 +28,59 @@ func TestResponseLengths(t *testing.T) {
 		}
 		want = append(want, string(enc)+"\n")
 	}
-	for name, newEnc := range encoders() {
-		enc := newEnc()
-		for i := range 64 {
-			v := b.value(i)
-			rec := httptest.NewRecorder()
-			if err := enc(rec, &v, i%2 == 1); err != nil {
-				t.Fatalf("%s: response %d: %v", name, i, err)
-			}
-			if got := rec.Body.String(); got != want[i] {
-				t.Fatalf("%s: response %d: %d bytes, want %d, not the same JSON", name, i, len(got), len(want[i]))
-			}
-			if cl := rec.Header().Get("Content-Length"); cl != strings.TrimSpace(cl) || cl == "" {
-				t.Errorf("%s: response %d: Content-Length %q", name, i, cl)
+	for encName, encode := range jsonEncoders {
+		for name, newEnc := range encoders(encode) {
+			enc := newEnc()
+			for i := range 64 {
+				v := b.value(i)
+				rec := httptest.NewRecorder()
+				if err := enc(rec, &v, i%2 == 1); err != nil {
+					t.Fatalf("%s, %s: response %d: %v", encName, name, i, err)
+				}
+				if got := rec.Body.String(); got != want[i] {
+					t.Fatalf("%s, %s: response %d: %d bytes, want %d, not the same JSON", encName, name, i, len(got), len(want[i]))
+				}
+				if cl := rec.Header().Get("Content-Length"); cl != strings.TrimSpace(cl) || cl == "" {
+					t.Errorf("%s, %s: response %d: Content-Length %q", encName, name, i, cl)
+				}
 			}
 		}
 	}
+}
+
+// TestAppendEncodeMatchesJSON: appendEncode writes what encoding/json's
+// Encoder writes, on every response up to all the items, and on strings and
+// floats chosen to reach each of its escapes and formats.
+func TestAppendEncodeMatchesJSON(t *testing.T) {
+	check := func(v *response) {
+		t.Helper()
+		var want, got bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if err := appendEncode(&got, v); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("appendEncode wrote\n%.300q\nencoding/json\n%.300q", got.String(), want.String())
+		}
+	}
+	b := newBody(4096, 1.2, 1<<20, 1)
+	for _, k := range []int{0, 1, 2, 3, 50, itemCount} {
+		check(&response{Request: k * 7, Items: b.items[:k]})
+	}
+	strs := []string{"", "plain", `q"uote\back`, "\b\f\n\r\t\x00\x01\x1f\x7f", "<a href=x>&amp;</a>",
+		"caf\u00e9 \u2028 \u2029 \U0001F600", "bad \xff\xfe utf-8 \xe2\x82", "\xed\xa0\x80 surrogate"}
+	floats := []float64{0, math.Copysign(0, -1), 1, -1, 0.1, 123.456, 999.9999999, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 1e20, 1e21, 1.23e21,
+		math.MaxFloat64, math.SmallestNonzeroFloat64, -2.5e-8}
+	var items []item
+	for i, s := range strs {
+		items = append(items, item{ID: -i, Name: s, Score: floats[i%len(floats)], Tags: strs[:i], Note: s})
+	}
+	for i, f := range floats {
+		items = append(items, item{ID: i << 40, Score: f, Tags: []string{}})
+	}
+	check(&response{Request: -1, Items: items})
 }
 
 func TestVerdict(t *testing.T) {

@@ -102,7 +102,7 @@ func writeTo(w http.ResponseWriter, n int, wt io.WriterTo) error {
 // as fmt does.
 const capped = 64 << 10
 
-func syncPoolEncode(drop bool) encodeFunc {
+func syncPoolEncode(encode jsonEncoder, drop bool) encodeFunc {
 	p := &sync.Pool{New: func() any { return new(bytes.Buffer) }}
 	return func(w http.ResponseWriter, v *response, odd bool) error {
 		b := p.Get().(*bytes.Buffer)
@@ -112,7 +112,7 @@ func syncPoolEncode(drop bool) encodeFunc {
 				p.Put(b)
 			}
 		}()
-		if err := json.NewEncoder(b).Encode(v); err != nil {
+		if err := encode(b, v); err != nil {
 			return err
 		}
 		if odd {
@@ -122,13 +122,24 @@ func syncPoolEncode(drop bool) encodeFunc {
 	}
 }
 
-// encoders returns, for each variant, a fresh pool's encodeFunc.
-func encoders() map[string]func() encodeFunc {
+// jsonEncoder writes the JSON of a response, and a newline, to a buffer:
+// encoding/json's Encoder (-encoder json) or appendEncode (-encoder append).
+type jsonEncoder func(w io.Writer, v *response) error
+
+// jsonEncoders are the values of -encoder.
+var jsonEncoders = map[string]jsonEncoder{
+	"json":   func(w io.Writer, v *response) error { return json.NewEncoder(w).Encode(v) },
+	"append": appendEncode,
+}
+
+// encoders returns, for each variant, a fresh pool's encodeFunc, which
+// writes the JSON with encode.
+func encoders(encode jsonEncoder) map[string]func() encodeFunc {
 	return map[string]func() encodeFunc{
 		"nopool": func() encodeFunc {
 			return func(w http.ResponseWriter, v *response, odd bool) error {
 				b := new(bytes.Buffer)
-				if err := json.NewEncoder(b).Encode(v); err != nil {
+				if err := encode(b, v); err != nil {
 					return err
 				}
 				if odd {
@@ -137,21 +148,21 @@ func encoders() map[string]func() encodeFunc {
 				return handOn(w, b.Bytes())
 			}
 		},
-		"syncpool":       func() encodeFunc { return syncPoolEncode(false) },
-		"syncpool-64K":   func() encodeFunc { return syncPoolEncode(true) },
-		"bytebufferpool": bytebufferpoolEncode,
-		"libp2p":         libp2pEncode,
-		"zap":            zapEncode,
-		"bytebuf":        bytebufEncode,
+		"syncpool":       func() encodeFunc { return syncPoolEncode(encode, false) },
+		"syncpool-64K":   func() encodeFunc { return syncPoolEncode(encode, true) },
+		"bytebufferpool": func() encodeFunc { return bytebufferpoolEncode(encode) },
+		"libp2p":         func() encodeFunc { return libp2pEncode(encode) },
+		"zap":            func() encodeFunc { return zapEncode(encode) },
+		"bytebuf":        func() encodeFunc { return bytebufEncode(encode) },
 	}
 }
 
-func bytebufferpoolEncode() encodeFunc {
+func bytebufferpoolEncode(encode jsonEncoder) encodeFunc {
 	p := new(bytebufferpool.Pool)
 	return func(w http.ResponseWriter, v *response, odd bool) error {
 		b := p.Get()
 		defer p.Put(b)
-		if err := json.NewEncoder(b).Encode(v); err != nil {
+		if err := encode(b, v); err != nil {
 			return err
 		}
 		if odd {
@@ -161,12 +172,12 @@ func bytebufferpoolEncode() encodeFunc {
 	}
 }
 
-func libp2pEncode() encodeFunc {
+func libp2pEncode(encode jsonEncoder) encodeFunc {
 	p := new(pool.BufferPool)
 	return func(w http.ResponseWriter, v *response, odd bool) error {
 		b := &pool.Buffer{Pool: p}
 		defer b.Reset() // gives the array back to the pool
-		if err := json.NewEncoder(b).Encode(v); err != nil {
+		if err := encode(b, v); err != nil {
 			return err
 		}
 		if odd {
@@ -176,24 +187,24 @@ func libp2pEncode() encodeFunc {
 	}
 }
 
-func zapEncode() encodeFunc {
+func zapEncode(encode jsonEncoder) encodeFunc {
 	p := buffer.NewPool()
 	return func(w http.ResponseWriter, v *response, _ bool) error {
 		b := p.Get()
 		defer b.Free()
-		if err := json.NewEncoder(b).Encode(v); err != nil {
+		if err := encode(b, v); err != nil {
 			return err
 		}
 		return handOn(w, b.Bytes()) // zap's Buffer has no WriteTo
 	}
 }
 
-func bytebufEncode() encodeFunc {
+func bytebufEncode(encode jsonEncoder) encodeFunc {
 	p := new(bytebuf.Pool)
 	return func(w http.ResponseWriter, v *response, odd bool) error {
 		b := p.Get()
 		defer p.Put(b)
-		if err := json.NewEncoder(b).Encode(v); err != nil {
+		if err := encode(b, v); err != nil {
 			return err
 		}
 		if odd {
@@ -244,7 +255,7 @@ func readStats() serverStats {
 // serve runs the server of one variant on a loopback port until its
 // standard input closes. It writes the address on standard output first.
 func serve(variant string, o options) error {
-	newEnc, ok := encoders()[variant]
+	newEnc, ok := encoders(jsonEncoders[o.encoder])[variant]
 	if !ok {
 		return fmt.Errorf("httpe2e: no variant %q", variant)
 	}

@@ -12,13 +12,20 @@ import (
 	"testing"
 )
 
-// opcost runs scripts/opcost with env added, and returns its exit code,
-// standard output and standard error.
-func opcost(t *testing.T, env ...string) (int, string, string) {
+// skipWithoutProcesses skips where a test cannot start a process (js/wasm,
+// wasip1), before it looks for one on a PATH those ports do not have.
+func skipWithoutProcesses(t *testing.T) {
 	t.Helper()
 	if runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
 		t.Skip("no subprocesses on " + runtime.GOOS)
 	}
+}
+
+// opcost runs scripts/opcost with env added, and returns its exit code,
+// standard output and standard error.
+func opcost(t *testing.T, env ...string) (int, string, string) {
+	t.Helper()
+	skipWithoutProcesses(t)
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
@@ -43,6 +50,7 @@ func opcost(t *testing.T, env ...string) (int, string, string) {
 // TestOpcostWithoutValgrind: where valgrind is missing, opcost says so and
 // counts nothing, instead of failing half-way.
 func TestOpcostWithoutValgrind(t *testing.T) {
+	skipWithoutProcesses(t)
 	dir := t.TempDir()
 	for _, tool := range []string{"dirname"} {
 		p, err := exec.LookPath(tool)
@@ -67,6 +75,7 @@ func TestOpcostCounts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs under callgrind: not in -short")
 	}
+	skipWithoutProcesses(t)
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("valgrind not found under CI: %v", err)

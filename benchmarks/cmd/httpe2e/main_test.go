@@ -78,7 +78,7 @@ func TestAppendEncodeMatchesJSON(t *testing.T) {
 		items = append(items, item{ID: -i, Name: s, Score: floats[i%len(floats)], Tags: strs[:i], Note: s})
 	}
 	for i, f := range floats {
-		items = append(items, item{ID: i << 40, Score: f, Tags: []string{}})
+		items = append(items, item{ID: i*1_000_003 - 1<<30, Score: f, Tags: []string{}})
 	}
 	check(&response{Request: -1, Items: items})
 }

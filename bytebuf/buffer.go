@@ -1,18 +1,16 @@
 package bytebuf
 
 import (
+	"bytes"
 	"io"
-
-	"github.com/reuse-go/reuse/internal/perp"
 	"math"
 	"strconv"
 	"time"
 	"unicode/utf8"
-)
+	"unsafe"
 
-// minRead is the smallest room ReadFrom makes before each Read, as in
-// bytes.Buffer.
-const minRead = 512
+	"github.com/reuse-go/reuse/internal/perp"
+)
 
 // Buffer is a variable-sized buffer of bytes for building output, with the
 // write side of bytes.Buffer: Write, WriteString, WriteByte, WriteRune and
@@ -136,35 +134,36 @@ func appendGrow(buf []byte, need int) []byte {
 	return nb
 }
 
-// setBuf installs s, the result of appending to b.buf. When the append
-// reallocated (the Grow before it was too small), the Pool counts the new
-// array alive instead of the old.
-func (b *Buffer) setBuf(s []byte) {
-	old := cap(b.buf)
-	b.buf = s
-	if cap(s) != old && b.pool != nil {
-		b.pool.recount(b, old)
-	}
-}
-
 // Write appends p to the buffer. It returns len(p) and a nil error.
 func (b *Buffer) Write(p []byte) (n int, err error) {
-	m := len(b.buf)
-	if cap(b.buf)-m < len(p) {
-		b.grow(len(p))
-	}
-	b.buf = b.buf[:m+len(p)]
-	return copy(b.buf[m:], p), nil
+	add(b, p, growAdd[[]byte])
+	return len(p), nil
 }
 
 // WriteString appends s to the buffer. It returns len(s) and a nil error.
 func (b *Buffer) WriteString(s string) (n int, err error) {
-	m := len(b.buf)
-	if cap(b.buf)-m < len(s) {
-		b.grow(len(s))
+	add(b, s, growAdd[string])
+	return len(s), nil
+}
+
+// add appends p to b, through grow when b lacks room. The inliner counts a
+// call to a parameter as cheap: so Write and WriteString inline.
+func add[S []byte | string](b *Buffer, p S, grow func(*Buffer, S)) {
+	if cap(b.buf)-len(b.buf) < len(p) {
+		grow(b, p)
+		return
 	}
-	b.buf = b.buf[:m+len(s)]
-	return copy(b.buf[m:], s), nil
+	b.buf = append(b.buf, p...)
+}
+
+// growAdd is add's growth. When p is b's own bytes (b.Write(b.Bytes())), it
+// appends a copy: the growth gives their array to the pool, to any goroutine.
+func growAdd[S []byte | string](b *Buffer, p S) {
+	if d := *(*uintptr)(unsafe.Pointer(&p)) - uintptr(unsafe.Pointer(unsafe.SliceData(b.buf))); d < uintptr(cap(b.buf)) {
+		p = S(append([]byte(nil), p...))
+	}
+	b.grow(len(p))
+	b.buf = append(b.buf, p...)
 }
 
 // WriteByte appends c to the buffer. The error is always nil.
@@ -198,8 +197,8 @@ func (b *Buffer) WriteRune(r rune) (n int, err error) {
 // returns a negative count, like bytes.Buffer.ReadFrom.
 func (b *Buffer) ReadFrom(r io.Reader) (n int64, err error) {
 	for {
-		if cap(b.buf)-len(b.buf) < minRead {
-			b.grow(minRead)
+		if cap(b.buf)-len(b.buf) < bytes.MinRead {
+			b.grow(bytes.MinRead)
 		}
 		i := len(b.buf)
 		m, e := r.Read(b.buf[i:cap(b.buf)])
@@ -280,7 +279,10 @@ func (b *Buffer) AppendBool(v bool) {
 // strconv.AppendQuote.
 func (b *Buffer) AppendQuote(s string) {
 	b.Grow(len(s) + 2) // exact unless s needs escapes
-	b.setBuf(strconv.AppendQuote(b.buf, s))
+	old := cap(b.buf)
+	if b.buf = strconv.AppendQuote(b.buf, s); cap(b.buf) != old && b.pool != nil {
+		b.pool.recount(b, old) // the append reallocated: count its array instead
+	}
 }
 
 // AppendTime appends t formatted with layout, as t.AppendFormat.

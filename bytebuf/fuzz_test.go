@@ -78,6 +78,7 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 	f.Add([]byte{12, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18, 'g', 3, 14, 3, 'a', '"', 'b', 15, 1, 2, 3, 4, 5, 6, 7, 8, 0})
 	f.Add([]byte{3, 0, 0, 0, 0xe9, 0, 0, 0, 0, 3, 0, 0, 0x10, 0xff, 0, 0, 0, 0, 3, 0, 0, 0xd8, 0, 0, 0, 0, 0})
 	f.Add([]byte{1, 0, 255, 'z', 16, 0, 255, 'z', 16, 16, 0, 3, 'a', 'b', 'c'})
+	f.Add([]byte{0, 3, 'a', 'b', 'c', 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 1, 0, 255, 's', 18, 7, 18, 0})
 	var pool bytebuf.Pool
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var want bytes.Buffer
@@ -89,7 +90,7 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 
 		o := &ops{in: in}
 		for step := 0; !o.done(); step++ {
-			op := o.byte() % 18
+			op := o.byte() % 19
 			switch op {
 			case 0:
 				c := o.chunk()
@@ -242,6 +243,15 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 						t.Fatalf("step %d: %s: AvailableBuffer has len %d, cap %d; want 0, %d", step, names[k], len(c), cap(c), b.Cap()-b.Len())
 					}
 					b.Write(strconv.AppendQuote(b.AvailableBuffer(), s))
+				}
+			case 18:
+				// Write a part of the buffer's own bytes into it, as
+				// bytes.Buffer allows: a growth must not give their array
+				// back before they are copied.
+				i := int(o.byte()) % (want.Len() + 1)
+				want.Write(want.Bytes()[i:])
+				for _, b := range got {
+					b.Write(b.Bytes()[i:])
 				}
 			}
 			for k, b := range got {

@@ -119,8 +119,7 @@ type Pool struct {
 	gets, puts atomic.Uint64
 }
 
-// array is what a Pool knows of the array of one of its Buffers, and moves
-// with it from Buffer to Buffer.
+// array is what a Pool knows of an array of its Buffers; it moves with it.
 type array struct {
 	n       int                // the capacity
 	cleanup runtime.Cleanup    // counts it in alive until the collector frees it
@@ -145,8 +144,7 @@ func init() {
 	}
 }
 
-// count adds buf's array to alive until the collector frees it, and
-// returns what the pool knows of it.
+// count counts buf's array in alive until the collector frees it.
 func (p *Pool) count(buf []byte) *array {
 	a := &array{n: cap(buf)} // at least 64: newBuffer's sizes, appendGrow's
 	p.alive.Add(int64(a.n))

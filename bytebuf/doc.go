@@ -49,8 +49,8 @@
 // One Put in four counts the largest length its Buffer held since its Get,
 // on the caller's P. Every 240 counted lengths (32 for a P's first window)
 // the P's default moves: to the power of two of the smallest of them when
-// all exceeded it, four-fold up when an eighth exceeded twice it, two-fold
-// up when 3/16 exceeded it; to the power of two of the largest when all
+// all exceeded it, up when 3/16 exceeded it (four-fold if an eighth exceeded
+// twice it, else two-fold); to the power of two of the largest when all
 // fitted half of it, two-fold down when 15/16 did. So the default settles
 // where fewer than 3/16 of the lengths exceed it and more than 1/16 exceed
 // half of it, and a rise or fall of any size is followed within two

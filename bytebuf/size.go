@@ -112,7 +112,7 @@ func (s *sizer) next(d, k int) int {
 	switch {
 	case s.above() == k:
 		return s.low()
-	case 8*s.above2() >= k:
+	case 16*s.above() >= 3*k && 8*s.above2() >= k:
 		return d + 2
 	case 16*s.above() >= 3*k:
 		return d + 1

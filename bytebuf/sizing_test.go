@@ -218,6 +218,35 @@ func TestSizingSettles(t *testing.T) {
 	}
 }
 
+// TestSizingIgnoresAFarTail: records of about 200 bytes with 12% of them
+// near 32 KiB, as small API responses with a few large ones. The default
+// settles at 512 (fewer than 3/16 exceed it) and stays: the four-fold rise
+// needs as many to exceed the default as the two-fold one, and an eighth
+// beyond twice it as well. When an eighth beyond twice it sufficed, 12% far
+// above crossed it in about half the windows, and the default wandered
+// between 2 and 32 KiB (found on the held-out heldout-json, 10% at 8-40 KiB).
+func TestSizingIgnoresAFarTail(t *testing.T) {
+	oneProc(t)
+	small, large := logNormal(11, 100000, 200, 0.3), logNormal(12, 100000, 32<<10, 0.3)
+	r := rand.New(rand.NewPCG(13, 13))
+	l := make([]int, len(small))
+	for i := range l {
+		if l[i] = small[i]; r.IntN(100) < 12 {
+			l[i] = large[i]
+		}
+	}
+	d := defaults(l)
+	moves := 0
+	for i := 5001; i < len(d); i++ {
+		if d[i] != d[i-1] {
+			moves++
+		}
+	}
+	if got := d[len(d)-1]; got != 512 || moves != 0 {
+		t.Errorf("default %d at the end, %d moves after the first 5000 Puts; want 512 and 0", got, moves)
+	}
+}
+
 // TestSizingFallsFast: lengths that fall 16-fold bring the default down to
 // theirs at the end of the first whole window after the fall: the 5000 Puts
 // before it end 72 into a window (128 + 5*960 + 72), whose 888 last Puts

@@ -36,6 +36,7 @@ const capped = 64 << 10
 
 // syncPool is a sync.Pool of *bytes.Buffer; with drop, it drops buffers
 // over capped bytes at Put.
+//
 //go:noinline
 func syncPool(drop bool) impl[*bytes.Buffer] {
 	p := &sync.Pool{New: func() any { return new(bytes.Buffer) }}

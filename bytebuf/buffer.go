@@ -124,9 +124,8 @@ func (b *Buffer) grow(n int) {
 	b.buf = appendGrow(b.buf, need)
 }
 
-// appendGrow returns buf copied into a new array with room for need >
-// cap(buf) bytes, at least double as append grows; cap+need is written so
-// that it cannot overflow for a need near math.MaxInt.
+// appendGrow returns buf copied into a new array with room for need > cap(buf)
+// bytes, at least double as append grows, without overflow near math.MaxInt.
 func appendGrow(buf []byte, need int) []byte {
 	c := max(need+min(cap(buf), math.MaxInt-need), 64)
 	nb := make([]byte, len(buf), c)
@@ -156,8 +155,10 @@ func add[S []byte | string](b *Buffer, p S, grow func(*Buffer, S)) {
 	b.buf = append(b.buf, p...)
 }
 
-// growAdd is add's growth. When p is b's own bytes (b.Write(b.Bytes())), it
-// appends a copy: the growth gives their array to the pool, to any goroutine.
+// growAdd is add's growth, out of line. It appends a copy of p when p is b's
+// own bytes (b.Write(b.Bytes())): the growth hands their array to the pool.
+//
+//go:noinline
 func growAdd[S []byte | string](b *Buffer, p S) {
 	if d := *(*uintptr)(unsafe.Pointer(&p)) - uintptr(unsafe.Pointer(unsafe.SliceData(b.buf))); d < uintptr(cap(b.buf)) {
 		p = S(append([]byte(nil), p...))

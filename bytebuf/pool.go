@@ -126,9 +126,8 @@ type array struct {
 	weak    weak.Pointer[byte] // made at its first time on a shelf (see shelved)
 }
 
-// releases[c] is the cleanup of an array of 1<<c bytes (all but those an
-// append grew), whose argument, the pool alone, takes the runtime a box of
-// 8 bytes; release that of the others.
+// releases[c] is the cleanup of an array of 1<<c bytes, its argument the pool
+// alone (a box of 8 bytes); release is that of the arrays an append grew.
 var releases [64]func(*Pool)
 
 type sized struct {

@@ -107,18 +107,20 @@ func (b *Buffer) Grow(n int) {
 		panic("bytebuf: Buffer.Grow: negative count")
 	}
 	if cap(b.buf)-len(b.buf) < n {
-		b.grow(n)
+		b.grow(n, nil)
 	}
 }
 
 // grow makes room for n more bytes; the caller has checked there is not.
-func (b *Buffer) grow(n int) {
+// With held, the pool's growth keeps b's array in *held while nil (see
+// ReadFrom).
+func (b *Buffer) grow(n int, held **Buffer) {
 	need := len(b.buf) + n
 	if need < len(b.buf) {
 		panic("bytebuf: Buffer.Grow: too large")
 	}
 	if b.pool != nil {
-		b.pool.grow(b, need)
+		b.pool.grow(b, need, held)
 		return
 	}
 	b.buf = appendGrow(b.buf, need)
@@ -163,14 +165,14 @@ func growAdd[S []byte | string](b *Buffer, p S) {
 	if d := *(*uintptr)(unsafe.Pointer(&p)) - uintptr(unsafe.Pointer(unsafe.SliceData(b.buf))); d < uintptr(cap(b.buf)) {
 		p = S(append([]byte(nil), p...))
 	}
-	b.grow(len(p))
+	b.grow(len(p), nil)
 	b.buf = append(b.buf, p...)
 }
 
 // WriteByte appends c to the buffer. The error is always nil.
 func (b *Buffer) WriteByte(c byte) error {
 	if len(b.buf) == cap(b.buf) {
-		b.grow(1)
+		b.grow(1, nil)
 	}
 	b.buf = append(b.buf, c)
 	return nil
@@ -185,7 +187,7 @@ func (b *Buffer) WriteRune(r rune) (n int, err error) {
 		return 1, nil
 	}
 	if cap(b.buf)-len(b.buf) < utf8.UTFMax {
-		b.grow(utf8.UTFMax)
+		b.grow(utf8.UTFMax, nil)
 	}
 	m := len(b.buf)
 	b.buf = utf8.AppendRune(b.buf, r)
@@ -195,11 +197,18 @@ func (b *Buffer) WriteRune(r rune) (n int, err error) {
 // ReadFrom appends what it reads from r until io.EOF, and returns the number
 // of bytes read. io.EOF is not returned as an error; any other error from r
 // is, with the bytes read before it kept in the buffer. It panics if r
-// returns a negative count, like bytes.Buffer.ReadFrom.
+// returns a negative count, like bytes.Buffer.ReadFrom. As there, r may read
+// the buffer's own bytes: b.ReadFrom(bytes.NewReader(b.Bytes())) doubles them.
 func (b *Buffer) ReadFrom(r io.Reader) (n int64, err error) {
+	var held *Buffer
+	hold := &held // b's array stays out of the pool while r may read it (bytes.NewReader(b.Bytes()))
+	if len(b.buf) == 0 {
+		hold = nil // nothing to read there
+	}
+	defer b.pool.giveBack(hold)
 	for {
 		if cap(b.buf)-len(b.buf) < bytes.MinRead {
-			b.grow(bytes.MinRead)
+			b.grow(bytes.MinRead, hold)
 		}
 		i := len(b.buf)
 		m, e := r.Read(b.buf[i:cap(b.buf)])
@@ -235,13 +244,10 @@ func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 			}
 			return n, e
 		}
-		if e != nil {
-			b.empty()
-			return n, e
-		}
+		err = e
 	}
 	b.empty()
-	return n, nil
+	return n, err
 }
 
 // The Append methods format into an array on the stack and then write the
@@ -268,13 +274,7 @@ func (b *Buffer) AppendFloat(f float64, fmt byte, prec, bitSize int) {
 }
 
 // AppendBool appends "true" or "false".
-func (b *Buffer) AppendBool(v bool) {
-	if v {
-		b.WriteString("true")
-	} else {
-		b.WriteString("false")
-	}
-}
+func (b *Buffer) AppendBool(v bool) { b.WriteString(strconv.FormatBool(v)) }
 
 // AppendQuote appends s as a double-quoted Go string literal, as
 // strconv.AppendQuote.

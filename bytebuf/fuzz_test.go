@@ -79,6 +79,7 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 	f.Add([]byte{3, 0, 0, 0, 0xe9, 0, 0, 0, 0, 3, 0, 0, 0x10, 0xff, 0, 0, 0, 0, 3, 0, 0, 0xd8, 0, 0, 0, 0, 0})
 	f.Add([]byte{1, 0, 255, 'z', 16, 0, 255, 'z', 16, 16, 0, 3, 'a', 'b', 'c'})
 	f.Add([]byte{0, 3, 'a', 'b', 'c', 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 1, 0, 255, 's', 18, 7, 18, 0})
+	f.Add([]byte{0, 3, 'a', 'b', 'c', 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 18, 0, 19, 1, 0, 255, 'r', 19, 5})
 	var pool bytebuf.Pool
 	f.Fuzz(func(t *testing.T, in []byte) {
 		var want bytes.Buffer
@@ -90,7 +91,7 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 
 		o := &ops{in: in}
 		for step := 0; !o.done(); step++ {
-			op := o.byte() % 19
+			op := o.byte() % 20
 			switch op {
 			case 0:
 				c := o.chunk()
@@ -252,6 +253,17 @@ func FuzzBufferMatchesBytesBuffer(f *testing.F) {
 				want.Write(want.Bytes()[i:])
 				for _, b := range got {
 					b.Write(b.Bytes()[i:])
+				}
+			case 19:
+				// ReadFrom a reader over the buffer's own bytes, in small
+				// reads: the array it reads must outlive the growths.
+				i := int(o.byte()) % (want.Len() + 1)
+				part := bytes.Clone(want.Bytes()[i:])
+				want.Write(part)
+				for k, b := range got {
+					if n, err := b.ReadFrom(iotest.HalfReader(bytes.NewReader(b.Bytes()[i:]))); n != int64(len(part)) || err != nil {
+						t.Fatalf("step %d: %s: ReadFrom of its own bytes = %d, %v; want %d, nil", step, names[k], n, err, len(part))
+					}
 				}
 			}
 			for k, b := range got {

@@ -286,12 +286,8 @@ func (p *Pool) Put(b *Buffer) {
 	n := b.written()
 	b.buf, b.peak = b.buf[:0], 0
 	a := p.slots.Load()
-	if a == nil {
-		p.putSized(b, n)
-		return
-	}
 	pid := perp.Pin()
-	sl := p.slots.At(a, pid)
+	sl := p.slots.At(a, pid) // nil for a nil a
 	if sl == nil {
 		perp.Unpin()
 		p.putSized(b, n)
@@ -322,11 +318,9 @@ func (p *Pool) Put(b *Buffer) {
 		// The stack's Buffers are of the old default: let them go, to
 		// the collector (moves are rare once the lengths settle).
 		sl.Depth &^= 0xff
-	}
-	perp.Unpin()
-	if moved {
 		p.changes.Add(1)
 	}
+	perp.Unpin()
 	b.slots = a
 	p.store(b)
 }
@@ -383,11 +377,9 @@ func (p *Pool) putSized(b *Buffer, n int) {
 			_, moved := observe(sl, n, p)
 			if moved {
 				sl.Depth &^= 0xff // as in Put
-			}
-			perp.Unpin()
-			if moved {
 				p.changes.Add(1)
 			}
+			perp.Unpin()
 			b.slots = a
 			p.store(b)
 			return
@@ -500,7 +492,8 @@ func (p *Pool) swept(bool) { p.classes.Store(nil) }
 // two that holds need and as much again as b holds (as libp2p's buffer
 // grows), so each byte is copied a bounded number of times, taken from its
 // class for b's old array. Beyond MaxCap, it is allocated as append would.
-func (p *Pool) grow(b *Buffer, need int) {
+// With held, the old array goes to *held while nil, not to the pool.
+func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
 	old := b.buf
 	target := need + len(old)
 	size := 1 << sizeClass(target) // 0 past 1<<63: not masked as in defSize
@@ -513,7 +506,7 @@ func (p *Pool) grow(b *Buffer, need int) {
 			return
 		}
 	}
-	if p.exchange(b, size) {
+	if held == nil && p.exchange(b, size) {
 		return
 	}
 	h := p.fromClass(sizeClass(size))
@@ -523,7 +516,18 @@ func (p *Pool) grow(b *Buffer, need int) {
 	b.buf, h.buf = h.buf[:len(old)], old[:0]
 	copy(b.buf, old)
 	b.arr, h.arr = h.arr, b.arr
+	if held != nil && *held == nil {
+		*held = h
+		return
+	}
 	p.store(h)
+}
+
+// giveBack stores the Buffer in *held, if any: the array a ReadFrom kept.
+func (p *Pool) giveBack(held **Buffer) {
+	if held != nil && *held != nil {
+		p.store(*held)
+	}
 }
 
 // exchange is grow's fast path: when the calling goroutine's P keeps a

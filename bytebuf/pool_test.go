@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/reuse-go/reuse/bytebuf"
@@ -228,6 +229,26 @@ func TestAllocs(t *testing.T) {
 		// from the one of the earlier lengths within two windows (at most
 		// 2 * 960 Puts), and the Buffers of the old default leave its
 		// stack; 30000 leaves margin.
+		for range 30000 {
+			f()
+		}
+		reusetest.AllocsAtMost(t, 0, f)
+	})
+	t.Run("op=readfrom", func(t *testing.T) {
+		// ReadFrom grows past the default in each op, and keeps the array
+		// it began with from the pool until it returns: no allocation
+		// either.
+		src := bytes.Repeat([]byte("r"), 4096) // then no room for bytes.MinRead: a growth
+		var r bytes.Reader
+		hr := iotest.HalfReader(&r) // reads of at most half what is asked: growth in pieces
+		f := func() {
+			b := p.Get()
+			r.Reset(src)
+			if n, err := b.ReadFrom(hr); n != 4096 || err != nil {
+				t.Fatalf("ReadFrom = %d, %v", n, err)
+			}
+			p.Put(b)
+		}
 		for range 30000 {
 			f()
 		}

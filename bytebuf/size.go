@@ -81,14 +81,10 @@ func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
 			*s = newWindow(int(h))
 		}
 	}
-	d := sizerDef(s.w0)
+	d, last := sizerDef(s.w0), s.last()
 	s.count(sizeClass(n), d)
-	w := window
-	if s.w0&0x80 == 0 {
-		w = firstWindow
-	}
-	if k := s.n(); k >= w {
-		return s.end(d, k, p)
+	if last {
+		return s.end(d, s.n(), p)
 	}
 	return d, false
 }

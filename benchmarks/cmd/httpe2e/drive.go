@@ -31,7 +31,8 @@ type result struct {
 	P50ms     float64 `json:"p50_ms"`
 	P99ms     float64 `json:"p99_ms"`
 	VmHWMKiB  int64   `json:"vmhwm_kib"`
-	GCCycles  uint64  `json:"gc_cycles"` // during the measured run
+	GCCycles  uint64  `json:"gc_cycles"`     // during the measured run
+	LiveKiB   int64   `json:"live_heap_kib"` // the mean heap the collections of the measured run found live
 	CPUus     float64 `json:"server_cpu_us_per_request"`
 	BodyBytes int64   `json:"body_bytes"`
 }
@@ -143,6 +144,9 @@ func load(base string, o options) (result, error) {
 	slices.Sort(lat)
 	r := result{Requests: int64(len(lat)), Errors: errs, Seconds: elapsed.Seconds(), VmHWMKiB: s1.VmHWMKiB,
 		GCCycles: s1.GCCycles - s0.GCCycles, BodyBytes: body}
+	if n := s1.LiveN - s0.LiveN; n > 0 {
+		r.LiveKiB = int64((s1.LiveSum - s0.LiveSum) / n >> 10)
+	}
 	r.PerSecond = float64(r.Requests) / r.Seconds
 	r.CPUus = float64(s1.CPUNs-s0.CPUNs) / 1000 / float64(max(r.Requests, 1))
 	r.P50ms = quantile(lat, 0.50)

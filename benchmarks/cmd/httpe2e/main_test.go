@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"math"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestResponseLengths: each response comes within one item of its length
@@ -105,4 +107,23 @@ func TestVerdict(t *testing.T) {
 	if !strings.Contains(buf.String(), "| syncpool | 100 | 1.00 |") {
 		t.Errorf("table:\n%s\nwant a line for syncpool at 1.00 of the best pool", buf.String())
 	}
+}
+
+// TestWatchGC: after watchGC, each collection adds the live heap it found.
+func TestWatchGC(t *testing.T) {
+	watchGC()
+	n0, sum0 := liveN.Load(), liveSum.Load()
+	keep := make([]byte, 4<<20) // live across the collections
+	for i := 0; i < 200 && liveN.Load() < n0+3; i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	n, sum := liveN.Load()-n0, liveSum.Load()-sum0
+	if n < 3 {
+		t.Fatalf("%d collections counted after 200, want at least 3", n)
+	}
+	if mean := sum / n; mean < uint64(len(keep)) {
+		t.Errorf("mean live heap %d, want at least the %d bytes kept", mean, len(keep))
+	}
+	runtime.KeepAlive(keep)
 }

@@ -11,11 +11,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	pool "github.com/libp2p/go-buffer-pool"
@@ -220,6 +222,30 @@ type serverStats struct {
 	VmRSSKiB int64  `json:"vmrss_kib"`
 	GCCycles uint64 `json:"gc_cycles"`
 	CPUNs    int64  `json:"cpu_ns"` // CPU time used, user and system
+	// LiveSum is the sum, over the collections since the server began, of
+	// the heap each found live (/gc/heap/live:bytes), and LiveN their
+	// number, as far as watchGC saw them.
+	LiveSum, LiveN uint64
+}
+
+// liveSum and liveN are serverStats' LiveSum and LiveN.
+var liveSum, liveN atomic.Uint64
+
+// watchGC adds the live heap of each collection to liveSum, from a
+// finalizer that re-arms itself: it runs once after each collection's
+// sweep began, with no goroutine polling (which would cost every variant
+// CPU). A collection that ends before the finalizer of the one before ran
+// is not counted; the mean is over those that are.
+func watchGC() {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var rearm func(*[16]byte)
+	rearm = func(p *[16]byte) {
+		metrics.Read(s)
+		liveSum.Add(s[0].Value.Uint64())
+		liveN.Add(1)
+		runtime.SetFinalizer(p, rearm)
+	}
+	runtime.SetFinalizer(new([16]byte), rearm)
 }
 
 // procStatus returns a "kB" field of /proc/self/status, or -1.
@@ -249,7 +275,8 @@ func readStats() serverStats {
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		cpu = ru.Utime.Nano() + ru.Stime.Nano()
 	}
-	return serverStats{VmHWMKiB: procStatus("VmHWM"), VmRSSKiB: procStatus("VmRSS"), GCCycles: s[0].Value.Uint64(), CPUNs: cpu}
+	return serverStats{VmHWMKiB: procStatus("VmHWM"), VmRSSKiB: procStatus("VmRSS"), GCCycles: s[0].Value.Uint64(), CPUNs: cpu,
+		LiveSum: liveSum.Load(), LiveN: liveN.Load()}
 }
 
 // serve runs the server of one variant on a loopback port until its
@@ -260,6 +287,7 @@ func serve(variant string, o options) error {
 		return fmt.Errorf("httpe2e: no variant %q", variant)
 	}
 	enc := newEnc()
+	watchGC()
 	b := newBody(o.median, o.sigma, o.maxLen, o.seed)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/r", func(w http.ResponseWriter, r *http.Request) {

@@ -20,6 +20,7 @@ func medianResult(rs []result) result {
 		P99ms:     col(func(r result) float64 { return r.P99ms }),
 		VmHWMKiB:  int64(col(func(r result) float64 { return float64(r.VmHWMKiB) })),
 		GCCycles:  uint64(col(func(r result) float64 { return float64(r.GCCycles) })),
+		LiveKiB:   int64(col(func(r result) float64 { return float64(r.LiveKiB) })),
 		CPUus:     col(func(r result) float64 { return r.CPUus }),
 		BodyBytes: int64(col(func(r result) float64 { return float64(r.BodyBytes) })),
 	}
@@ -63,19 +64,19 @@ func writeMarkdown(w io.Writer, rep *report) {
 		fmt.Fprintf(w, "Arguments: none (the defaults).\n\n")
 	}
 	fmt.Fprintf(w, "Each server runs in a process of its own; the clients run in the driver's. Medians of the rounds; ")
-	fmt.Fprintf(w, "peak RSS is the server's VmHWM, over the warm-up and the measured run; GC cycles and CPU time are the server's during the measured run (CPU time per request is steadier than requests/s on a shared machine).\n\n")
+	fmt.Fprintf(w, "peak RSS is the server's VmHWM, over the warm-up and the measured run; GC cycles, the live heap (the mean of what each collection found live) and CPU time are the server's during the measured run (CPU time per request is steadier than requests/s on a shared machine).\n\n")
 	best := 0.0
 	for _, v := range rep.Variants {
 		if v != "nopool" {
 			best = max(best, rep.Medians[v].PerSecond)
 		}
 	}
-	fmt.Fprintf(w, "| variant | requests/s | × best pool | p50 ms | p99 ms | peak RSS MiB | GC cycles | server CPU µs/request | requests | errors |\n")
-	fmt.Fprintf(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(w, "| variant | requests/s | × best pool | p50 ms | p99 ms | peak RSS MiB | live heap MiB | GC cycles | server CPU µs/request | requests | errors |\n")
+	fmt.Fprintf(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, v := range rep.Variants {
 		m := rep.Medians[v]
-		fmt.Fprintf(w, "| %s | %.0f | %.2f | %.2f | %.2f | %.1f | %d | %.0f | %d | %d |\n", v, m.PerSecond, m.PerSecond/max(best, 1),
-			m.P50ms, m.P99ms, float64(m.VmHWMKiB)/1024, m.GCCycles, m.CPUus, m.Requests, m.Errors)
+		fmt.Fprintf(w, "| %s | %.0f | %.2f | %.2f | %.2f | %.1f | %.2f | %d | %.0f | %d | %d |\n", v, m.PerSecond, m.PerSecond/max(best, 1),
+			m.P50ms, m.P99ms, float64(m.VmHWMKiB)/1024, float64(m.LiveKiB)/1024, m.GCCycles, m.CPUus, m.Requests, m.Errors)
 	}
 	fmt.Fprintf(w, "\n%s\n", verdict(rep))
 }

@@ -39,6 +39,7 @@ type options struct {
 	procs            int
 	encoder          string
 	mdPath, jsonPath string
+	heapProfiles     string
 }
 
 // variants are the servers, in table order: no pooling, the peers, bytebuf.
@@ -60,6 +61,7 @@ func parseFlags(args []string) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the response lengths and of the order of the variants")
 	fs.IntVar(&o.procs, "procs", 0, "GOMAXPROCS of the servers (0: the Go default)")
 	fs.StringVar(&o.encoder, "encoder", "json", "how the servers write the JSON into the pooled buffer: json (encoding/json's Encoder, which encodes into a buffer of its own pool and writes it in one piece) or append (item by item, with no other pool)")
+	fs.StringVar(&o.heapProfiles, "heapprofiles", "", "a folder: each server writes a heap profile (of the last collection, at MemProfileRate 2048) into it every 400 ms of its measured run, as VARIANT-PID-N.pprof")
 	fs.StringVar(&o.mdPath, "md", "-", "where the Markdown table goes (-: standard output)")
 	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON (empty: nowhere)")
 	if err := fs.Parse(args); err != nil {
@@ -94,6 +96,11 @@ func mainErr(args []string, progress io.Writer) error {
 	}
 	if o.serve != "" {
 		return serve(o.serve, o)
+	}
+	if o.heapProfiles != "" {
+		if err := os.MkdirAll(o.heapProfiles, 0o755); err != nil {
+			return err
+		}
 	}
 	rep, err := drive(o, args, progress)
 	if err != nil {

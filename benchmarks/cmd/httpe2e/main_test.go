@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"math"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -126,4 +129,30 @@ func TestWatchGC(t *testing.T) {
 		t.Errorf("mean live heap %d, want at least the %d bytes kept", mean, len(keep))
 	}
 	runtime.KeepAlive(keep)
+}
+
+// TestWriteProfiles: while measuring holds, heap profiles appear, and none
+// before.
+func TestWriteProfiles(t *testing.T) {
+	dir := t.TempDir()
+	var measuring atomic.Bool
+	go writeProfiles(dir, "v", &measuring)
+	time.Sleep(500 * time.Millisecond)
+	if fs, _ := filepath.Glob(filepath.Join(dir, "*")); len(fs) != 0 {
+		t.Fatalf("%d profiles before measuring, want none", len(fs))
+	}
+	measuring.Store(true)
+	for range 50 {
+		time.Sleep(100 * time.Millisecond)
+		if fs, _ := filepath.Glob(filepath.Join(dir, "v-*.pprof")); len(fs) > 0 {
+			measuring.Store(false)
+			if st, err := os.Stat(fs[0]); err != nil {
+				t.Fatal(err)
+			} else if st.Size() == 0 {
+				t.Fatalf("%s is empty", fs[0])
+			}
+			return
+		}
+	}
+	t.Fatal("no profile after 5 s of measuring")
 }

@@ -11,14 +11,17 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	pool "github.com/libp2p/go-buffer-pool"
 	"github.com/valyala/bytebufferpool"
@@ -286,6 +289,11 @@ func serve(variant string, o options) error {
 	if !ok {
 		return fmt.Errorf("httpe2e: no variant %q", variant)
 	}
+	var measuring atomic.Bool // between the driver's two reads of /stats
+	if o.heapProfiles != "" {
+		runtime.MemProfileRate = 2048 // before the body and the pool allocate
+		go writeProfiles(o.heapProfiles, variant, &measuring)
+	}
 	enc := newEnc()
 	watchGC()
 	b := newBody(o.median, o.sigma, o.maxLen, o.seed)
@@ -302,6 +310,7 @@ func serve(variant string, o options) error {
 	})
 	mux.HandleFunc("/stats", func(w http.ResponseWriter, _ *http.Request) {
 		json.NewEncoder(w).Encode(readStats())
+		measuring.Store(!measuring.Load())
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -312,4 +321,23 @@ func serve(variant string, o options) error {
 	fmt.Println(ln.Addr().String())
 	io.Copy(io.Discard, os.Stdin) // the driver closes it when done
 	return srv.Close()
+}
+
+// writeProfiles writes a heap profile into dir every 400 ms while
+// measuring holds: what the last collection found live, by where it was
+// allocated (go tool pprof -sample_index=inuse_space).
+func writeProfiles(dir, variant string, measuring *atomic.Bool) {
+	for i := 0; ; i++ {
+		time.Sleep(400 * time.Millisecond)
+		if !measuring.Load() {
+			continue
+		}
+		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d-%d.pprof", variant, os.Getpid(), i)))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "httpe2e:", err)
+			return
+		}
+		pprof.Lookup("heap").WriteTo(f, 0)
+		f.Close()
+	}
 }

@@ -9,8 +9,10 @@
 // the same sequence for every variant. The variants run interleaved, in a
 // shuffled order in each of -rounds rounds, each for -warmup and then for
 // -duration or -requests requests, whichever comes first. The table gives
-// the medians of requests/s, p99 latency, peak RSS and GC cycles (during
-// the measured part).
+// the medians of requests/s, p99 latency, peak RSS, the live heap and GC
+// cycles (the last two during the measured part). With -heapprofiles DIR,
+// each server also writes heap profiles, which scripts/heapsplit splits by
+// where the live heap was allocated.
 //
 //	go run ./cmd/httpe2e -md e2e.md -json e2e.json
 //	go run ./cmd/httpe2e -duration 2s -warmup 500ms   # quick

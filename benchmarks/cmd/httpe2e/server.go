@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -332,12 +333,19 @@ func writeProfiles(dir, variant string, measuring *atomic.Bool) {
 		if !measuring.Load() {
 			continue
 		}
-		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d-%d.pprof", variant, os.Getpid(), i)))
+		// Written under another name and renamed when whole, so that no
+		// reader of dir ever sees a profile half written.
+		name := filepath.Join(dir, fmt.Sprintf("%s-%d-%d.pprof", variant, os.Getpid(), i))
+		f, err := os.Create(name + ".tmp")
+		if err == nil {
+			err = cmp.Or(pprof.Lookup("heap").WriteTo(f, 0), f.Close())
+		}
+		if err == nil {
+			err = os.Rename(name+".tmp", name)
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "httpe2e:", err)
 			return
 		}
-		pprof.Lookup("heap").WriteTo(f, 0)
-		f.Close()
 	}
 }

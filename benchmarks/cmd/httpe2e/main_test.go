@@ -113,15 +113,22 @@ func TestVerdict(t *testing.T) {
 }
 
 // TestWatchGC: after watchGC, each collection adds the live heap it found.
+// The counts are taken from after a collection that found keep live, so
+// every one of them read a live heap that holds it.
 func TestWatchGC(t *testing.T) {
 	watchGC()
-	n0, sum0 := liveN.Load(), liveSum.Load()
 	keep := make([]byte, 4<<20) // live across the collections
-	for i := 0; i < 200 && liveN.Load() < n0+3; i++ {
+	runtime.GC()
+	sum0, n0 := liveTotals()
+	for i := 0; i < 200; i++ {
+		if _, n := liveTotals(); n >= n0+3 {
+			break
+		}
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	n, sum := liveN.Load()-n0, liveSum.Load()-sum0
+	sum, n := liveTotals()
+	sum, n = sum-sum0, n-n0
 	if n < 3 {
 		t.Fatalf("%d collections counted after 200, want at least 3", n)
 	}

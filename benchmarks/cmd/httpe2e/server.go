@@ -232,24 +232,42 @@ type serverStats struct {
 	LiveSum, LiveN uint64
 }
 
-// liveSum and liveN are serverStats' LiveSum and LiveN.
-var liveSum, liveN atomic.Uint64
+// live holds serverStats' LiveSum and LiveN. The lock makes each count
+// one step with the read of the metric it adds: a reader that locks after
+// a collection ended sees every count since then read after it.
+var live struct {
+	sync.Mutex
+	sum, n uint64
+}
 
-// watchGC adds the live heap of each collection to liveSum, from a
-// finalizer that re-arms itself: it runs once after each collection's
-// sweep began, with no goroutine polling (which would cost every variant
-// CPU). A collection that ends before the finalizer of the one before ran
-// is not counted; the mean is over those that are.
+// liveTotals returns live's sum and count.
+func liveTotals() (sum, n uint64) {
+	live.Lock()
+	defer live.Unlock()
+	return live.sum, live.n
+}
+
+var watchOnce sync.Once
+
+// watchGC adds the live heap of each collection to live, from a finalizer
+// that re-arms itself: it runs once after each collection's sweep began,
+// with no goroutine polling (which would cost every variant CPU). A
+// collection that ends before the finalizer of the one before ran is not
+// counted; the mean is over those that are. Only the first call arms it.
 func watchGC() {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	var rearm func(*[16]byte)
-	rearm = func(p *[16]byte) {
-		metrics.Read(s)
-		liveSum.Add(s[0].Value.Uint64())
-		liveN.Add(1)
-		runtime.SetFinalizer(p, rearm)
-	}
-	runtime.SetFinalizer(new([16]byte), rearm)
+	watchOnce.Do(func() {
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var rearm func(*[16]byte)
+		rearm = func(p *[16]byte) {
+			live.Lock()
+			metrics.Read(s)
+			live.sum += s[0].Value.Uint64()
+			live.n++
+			live.Unlock()
+			runtime.SetFinalizer(p, rearm)
+		}
+		runtime.SetFinalizer(new([16]byte), rearm)
+	})
 }
 
 // procStatus returns a "kB" field of /proc/self/status, or -1.
@@ -279,8 +297,9 @@ func readStats() serverStats {
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		cpu = ru.Utime.Nano() + ru.Stime.Nano()
 	}
-	return serverStats{VmHWMKiB: procStatus("VmHWM"), VmRSSKiB: procStatus("VmRSS"), GCCycles: s[0].Value.Uint64(), CPUNs: cpu,
-		LiveSum: liveSum.Load(), LiveN: liveN.Load()}
+	st := serverStats{VmHWMKiB: procStatus("VmHWM"), VmRSSKiB: procStatus("VmRSS"), GCCycles: s[0].Value.Uint64(), CPUNs: cpu}
+	st.LiveSum, st.LiveN = liveTotals()
+	return st
 }
 
 // serve runs the server of one variant on a loopback port until its

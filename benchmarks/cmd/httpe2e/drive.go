@@ -86,7 +86,8 @@ func drive(o options, args []string, progress io.Writer) (*report, error) {
 func serverArgs(v string, o options) []string {
 	return []string{"-serve", v, "-median", strconv.FormatFloat(o.median, 'g', -1, 64),
 		"-sigma", strconv.FormatFloat(o.sigma, 'g', -1, 64), "-max", strconv.Itoa(o.maxLen),
-		"-seed", strconv.FormatUint(o.seed, 10), "-encoder", o.encoder, "-heapprofiles", o.heapProfiles}
+		"-seed", strconv.FormatUint(o.seed, 10), "-encoder", o.encoder, "-heapprofiles", o.heapProfiles,
+		"-garbage", strconv.Itoa(o.garbage)}
 }
 
 // runVariant starts the server of variant v, loads it, and stops it.

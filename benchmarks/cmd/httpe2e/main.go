@@ -12,9 +12,12 @@
 // the medians of requests/s, p99 latency, peak RSS, the live heap and GC
 // cycles (the last two during the measured part). With -heapprofiles DIR,
 // each server also writes heap profiles, which scripts/heapsplit splits by
-// where the live heap was allocated.
+// where the live heap was allocated. With -garbage N, each request's
+// handler also allocates N bytes, as a real handler's own work does, so
+// that every server collects about as often whatever its pool allocates.
 //
 //	go run ./cmd/httpe2e -md e2e.md -json e2e.json
+//	go run ./cmd/httpe2e -rounds 6 -garbage 4096     # with a handler's work
 //	go run ./cmd/httpe2e -duration 2s -warmup 500ms   # quick
 package main
 
@@ -42,6 +45,7 @@ type options struct {
 	encoder          string
 	mdPath, jsonPath string
 	heapProfiles     string
+	garbage          int
 }
 
 // variants are the servers, in table order: no pooling, the peers, bytebuf.
@@ -63,14 +67,15 @@ func parseFlags(args []string) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the response lengths and of the order of the variants")
 	fs.IntVar(&o.procs, "procs", 0, "GOMAXPROCS of the servers (0: the Go default)")
 	fs.StringVar(&o.encoder, "encoder", "json", "how the servers write the JSON into the pooled buffer: json (encoding/json's Encoder, which encodes into a buffer of its own pool and writes it in one piece) or append (item by item, with no other pool)")
+	fs.IntVar(&o.garbage, "garbage", 0, "bytes each request's handler allocates besides the response, and drops when it returns: the work of a real handler, which sets how often the server collects (0: none)")
 	fs.StringVar(&o.heapProfiles, "heapprofiles", "", "a folder: each server writes a heap profile (of the last collection, at MemProfileRate 2048) into it every 400 ms of its measured run, as VARIANT-PID-N.pprof")
 	fs.StringVar(&o.mdPath, "md", "-", "where the Markdown table goes (-: standard output)")
 	fs.StringVar(&o.jsonPath, "json", "", "where the raw figures go, as JSON (empty: nowhere)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	if o.clients < 1 || o.rounds < 1 || o.requests < 1 || o.duration <= 0 || o.warmup < 0 {
-		return o, fmt.Errorf("httpe2e: -clients, -rounds, -requests and -duration must be positive")
+	if o.clients < 1 || o.rounds < 1 || o.requests < 1 || o.duration <= 0 || o.warmup < 0 || o.garbage < 0 {
+		return o, fmt.Errorf("httpe2e: -clients, -rounds, -requests and -duration must be positive, and -garbage not negative")
 	}
 	enc, ok := jsonEncoders[o.encoder]
 	if !ok {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -162,4 +163,69 @@ func TestWriteProfiles(t *testing.T) {
 		}
 	}
 	t.Fatal("no profile after 5 s of measuring")
+}
+
+// TestGarbageFlag checks that -garbage reaches the servers, and what each
+// request allocates under it.
+func TestGarbageFlag(t *testing.T) {
+	o, err := parseFlags([]string{"-garbage", "4096", "-variants", "bytebuf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := parseFlags(serverArgs("bytebuf", o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.garbage != 4096 || s.serve != "bytebuf" {
+		t.Errorf("the server parsed -garbage %d, -serve %q from %q; want 4096, bytebuf", s.garbage, s.serve, serverArgs("bytebuf", o))
+	}
+	if _, err := parseFlags([]string{"-garbage", "-1"}); err == nil {
+		t.Error("-garbage -1 parsed; want an error")
+	}
+	if w := handlerWork(0, 7); w != nil {
+		t.Errorf("handlerWork(0, 7) = %d bytes; want nil", len(w))
+	}
+	if w := handlerWork(4096, 7); len(w) != 4096 || w[7] != 7 {
+		t.Errorf("handlerWork(4096, 7): %d bytes; want 4096 with byte 7 written", len(w))
+	}
+	if a := testing.AllocsPerRun(10, func() { handlerWork(4096, 7) }); a != 1 {
+		t.Errorf("handlerWork(4096, 7) allocates %v times; want once", a)
+	}
+}
+
+// discardWriter is an http.ResponseWriter that keeps nothing.
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardWriter) WriteHeader(int)             {}
+
+// BenchmarkEncode is a server's handler without the server: each variant
+// encodes the responses (the default lengths) into its pool's buffers and
+// hands them on, from 32 goroutines per P, with no network, no net/http
+// and no collector's pacing of a whole process: what each pool costs per
+// response, beside the end-to-end figures.
+func BenchmarkEncode(b *testing.B) {
+	body := newBody(4096, 1.2, 1<<20, 1)
+	for _, encName := range []string{"json", "append"} {
+		for _, v := range variants {
+			b.Run(encName+"/"+v, func(b *testing.B) {
+				enc := encoders(jsonEncoders[encName])[v]()
+				var next atomic.Int64
+				b.ReportAllocs()
+				b.SetParallelism(32)
+				b.RunParallel(func(pb *testing.PB) {
+					w := &discardWriter{h: http.Header{}}
+					for pb.Next() {
+						i := int(next.Add(1))
+						r := body.value(i)
+						if err := enc(w, &r, i%2 == 1); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		}
+	}
 }

@@ -51,10 +51,15 @@
 // the P's default moves: to the power of two of the smallest of them when
 // all exceeded it, up when 3/16 exceeded it (four-fold if an eighth exceeded
 // twice it, else two-fold); to the power of two of the largest when all
-// fitted half of it, two-fold down when 15/16 did. So the default settles
-// where fewer than 3/16 of the lengths exceed it and more than 1/16 exceed
-// half of it, and a rise or fall of any size is followed within two
-// windows; the Buffers the P kept at hand then go to the collector. A P
+// fitted half of it, two-fold down when 15/16 did. Below 4 KiB, where a
+// growth costs more time than an array twice as large costs memory, it also
+// rises two-fold when 1/32 fell between it and twice it, and at most 4 KiB
+// it falls only when all fitted half of it. So the default settles where
+// fewer than 3/16 of the lengths exceed it and more than 1/16 exceed half
+// of it (below 4 KiB, fewer than 1/32 fall within twice it, and up to 4 KiB
+// one exceeds half of it), and a rise or fall of any size is followed
+// within two windows; the Buffers the P kept at hand then go to the
+// collector. A P
 // whose first window has not ended uses the default the last window of any
 // P moved to. The rule reads nothing but the lengths, in
 // order: at GOMAXPROCS 1, the same lengths through a fresh pool give the

@@ -283,33 +283,40 @@ func (p *Pool) Put(b *Buffer) {
 		p.putSlow(b)
 		return
 	}
-	n := b.written()
-	b.buf, b.peak = b.buf[:0], 0
 	a := p.slots.Load()
 	pid := perp.Pin()
+	n := b.written() // after the call: nothing but p, b and a live across it
+	b.buf, b.peak = b.buf[:0], 0
 	sl := p.slots.At(a, pid) // nil for a nil a
-	if sl == nil {
+	if sl == nil || sl.Aux&0xff80 == 0 {
+		// No slot, or a P that has not begun its sizing (see defOf): its
+		// first samples adopt the hint, and its stack stays empty.
 		perp.Unpin()
 		p.putSized(b, n)
 		return
 	}
 	perp.Add(&sl.Puts)
-	// observe, written out.
 	dp := sl.Depth + 1<<8
 	sl.Depth = dp
-	d, moved := p.defOf(sl.Aux), false
-	if dp&((sampleEvery-1)<<8) == 0 {
-		d, moved = sample(sl, n, p, d)
+	d, moved := sizerDef(sl.Aux), false
+	if dp&((sampleEvery-1)<<8) == 0 { // sample, written out but for a window's end
+		if s := (sizer{sl.Aux, sl.Aux2}); !s.last() {
+			s.count(sizeClass(n), d)
+			sl.Aux, sl.Aux2 = s.w0, s.w1
+		} else {
+			d, moved = sample(sl, n, p, d)
+		}
 	}
 	if c := cap(b.buf); !moved && b.slots == a {
-		if p.push(sl, unsafe.Pointer(b), c, d) {
+		// The stack's push (dp is still its depth).
+		if c == defSize(d) && dp&0xff < perp.StackLen && int64(c) <= p.limit.Load() {
+			sl.Stack[dp&0xff] = unsafe.Pointer(b)
+			sl.Depth = dp + 1
 			perp.Unpin()
 			return
 		}
 		if c > defSize(d) && c < 1<<shelved && int64(c) <= p.limit.Load() && sl.Val == nil {
-			// A Buffer that grew: the next growth on this P takes its
-			// array (see exchange).
-			sl.Val = unsafe.Pointer(b)
+			sl.Val = unsafe.Pointer(b) // it grew: the next growth here takes its array (exchange)
 			perp.Unpin()
 			return
 		}
@@ -323,18 +330,6 @@ func (p *Pool) Put(b *Buffer) {
 	perp.Unpin()
 	b.slots = a
 	p.store(b)
-}
-
-// push puts v, a Buffer of capacity c, on the stack of sl (the caller is
-// pinned to its P, of default class d) if c is the P's own default (its
-// sizer has begun: see defOf), within the limit, and there is room.
-func (p *Pool) push(sl *perp.Slot, v unsafe.Pointer, c, d int) bool {
-	if dp := sl.Depth; dp&0xff < perp.StackLen && c == defSize(d) && sl.Aux&0xff80 != 0 && int64(c) <= p.limit.Load() {
-		sl.Stack[dp&0xff] = v
-		sl.Depth = dp + 1
-		return true
-	}
-	return false
 }
 
 // fastPut reports whether Put of b takes the fast path (see putSlow).
@@ -374,10 +369,13 @@ func (p *Pool) putSized(b *Buffer, n int) {
 		pid := perp.Pin()
 		if sl := p.slots.At(a, pid); sl != nil {
 			perp.Add(&sl.Puts)
-			_, moved := observe(sl, n, p)
-			if moved {
-				sl.Depth &^= 0xff // as in Put
-				p.changes.Add(1)
+			// Put's count of the length (the phase is in sl.Depth from bit 8).
+			sl.Depth += 1 << 8
+			if sl.Depth&((sampleEvery-1)<<8) == 0 {
+				if _, moved := sample(sl, n, p, p.defOf(sl.Aux)); moved {
+					sl.Depth &^= 0xff // as in Put
+					p.changes.Add(1)
+				}
 			}
 			perp.Unpin()
 			b.slots = a
@@ -556,7 +554,11 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 	b.buf, h.buf = h.buf[:len(old)], old[:0]
 	copy(b.buf, old)
 	b.arr, h.arr = h.arr, b.arr
-	if h.slots == a && p.push(sl, v, cap(old), p.defOf(sl.Aux)) {
+	// Put's push of h to the stack, if its sizing has begun (see defOf).
+	if dp, aux := sl.Depth, sl.Aux; h.slots == a && aux&0xff80 != 0 && dp&0xff < perp.StackLen &&
+		cap(old) == defSize(sizerDef(aux)) && int64(cap(old)) <= p.limit.Load() {
+		sl.Stack[dp&0xff] = v
+		sl.Depth = dp + 1
 		perp.Unpin()
 		return true
 	}

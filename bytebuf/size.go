@@ -16,6 +16,9 @@ const (
 	initialClass = 9
 	// minClass is the smallest default class: 64 bytes.
 	minClass = 6
+	// smallClass is the class of 4 KiB: below it, a growth costs more
+	// than an array's memory, and the default rises and falls more readily.
+	smallClass = 12
 )
 
 // sizer is the sizing state of one P in the two words perp.Slot gives its
@@ -110,32 +113,21 @@ func (s *sizer) next(d, k int) int {
 		return s.low()
 	case 16*s.above() >= 3*k && 8*s.above2() >= k:
 		return d + 2
-	case 16*s.above() >= 3*k:
+	case 16*s.above() >= 3*k, d < smallClass && 32*(s.above()-s.above2()) >= k:
 		return d + 1
 	case s.fit2() == k:
 		return s.top()
-	case 16*s.fit2() >= 15*k:
+	case 16*s.fit2() >= 15*k && d > smallClass:
 		return d - 1
 	}
 	return d
 }
 
-// observe counts a Put of n bytes on sl's P, the caller pinned to it: one
-// in sampleEvery (the phase is in sl.Depth from bit 8) is a sample. It
-// reports the default class after it, and whether it moved. (Put has it
-// written out.)
-func observe(sl *perp.Slot, n int, p *Pool) (def int, moved bool) {
-	dp := sl.Depth + 1<<8
-	sl.Depth = dp
-	d := p.defOf(sl.Aux)
-	if dp&((sampleEvery-1)<<8) != 0 {
-		return d, false
-	}
-	return sample(sl, n, p, d)
-}
-
-// sample is observe's sample, on default class d: add's whole work only
-// for the first sample of a P and the last of a window.
+// sample counts n, a Put's length, on sl's P, whose default class is d, the
+// caller pinned to it: one Put in sampleEvery is a sample (Put keeps the
+// phase in sl.Depth from bit 8). add's whole work runs only for the first
+// sample of a P and the last of a window. It reports the default class
+// after it, and whether it moved.
 func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 	s := sizer{sl.Aux, sl.Aux2}
 	if !s.begun() || s.last() {
@@ -152,7 +144,7 @@ func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 // for a P that has none yet).
 func (p *Pool) sharedDef() int { return p.defOf(uintptr(p.shared.def.Load())) }
 
-// sharedObserve is observe on the shared state, for Puts where there are no
+// sharedObserve is Put's count on the shared state, for Puts where there are no
 // per-P slots.
 func (p *Pool) sharedObserve(n int) {
 	p.shared.mu.Lock()

@@ -31,8 +31,25 @@ func TestSizeClass(t *testing.T) {
 	}
 }
 
-// TestObserveMatchesAdd: Put's observe counts one Put in sampleEvery, and
-// on the packed state decides as the plain sizer does, sample for sample.
+// observe is Put's count of a length n on sl's P, as Put and putSized
+// have it written out: it reports the default class after it, and whether
+// it moved.
+func observe(sl *perp.Slot, n int, p *Pool) (int, bool) {
+	sl.Depth += 1 << 8
+	d := p.defOf(sl.Aux)
+	if sl.Depth&((sampleEvery-1)<<8) != 0 {
+		return d, false
+	}
+	if s := (sizer{sl.Aux, sl.Aux2}); s.begun() && !s.last() { // Put's inline count
+		s.count(sizeClass(n), d)
+		sl.Aux, sl.Aux2 = s.w0, s.w1
+		return d, false
+	}
+	return sample(sl, n, p, d)
+}
+
+// TestObserveMatchesAdd: Put's count takes one Put in sampleEvery, and on
+// the packed state decides as the plain sizer does, sample for sample.
 func TestObserveMatchesAdd(t *testing.T) {
 	// Two pools: the sizer's moves set its pool's hint, which the other's
 	// first window reads.

@@ -287,10 +287,8 @@ func (p *Pool) Put(b *Buffer) {
 	pid := perp.Pin()
 	n := b.written() // after the call: nothing but p, b and a live across it
 	b.buf, b.peak = b.buf[:0], 0
-	sl := p.slots.At(a, pid) // nil for a nil a
-	if sl == nil || sl.Aux&0xff80 == 0 {
-		// No slot, or a P that has not begun its sizing (see defOf): its
-		// first samples adopt the hint, and its stack stays empty.
+	sl := p.slots.At(a, pid)
+	if sl == nil || sl.Aux&0xff80 == 0 { // no slot (or no a), or a P whose sizing has not begun (defOf)
 		perp.Unpin()
 		p.putSized(b, n)
 		return
@@ -308,8 +306,7 @@ func (p *Pool) Put(b *Buffer) {
 		}
 	}
 	if c := cap(b.buf); !moved && b.slots == a {
-		// The stack's push (dp is still its depth).
-		if c == defSize(d) && dp&0xff < perp.StackLen && int64(c) <= p.limit.Load() {
+		if c == defSize(d) && dp&0xff < perp.StackLen && int64(c) <= p.limit.Load() { // push; dp: the depth
 			sl.Stack[dp&0xff] = unsafe.Pointer(b)
 			sl.Depth = dp + 1
 			perp.Unpin()
@@ -321,9 +318,13 @@ func (p *Pool) Put(b *Buffer) {
 			return
 		}
 	}
+	p.putEnd(b, sl, a, moved)
+}
+
+// putEnd ends a Put pinned to sl's P that kept b neither on the stack nor in
+// Val; after a move, the stack's Buffers (of the old default) go to the GC.
+func (p *Pool) putEnd(b *Buffer, sl, a *perp.Slot, moved bool) {
 	if moved {
-		// The stack's Buffers are of the old default: let them go, to
-		// the collector (moves are rare once the lengths settle).
 		sl.Depth &^= 0xff
 		p.changes.Add(1)
 	}

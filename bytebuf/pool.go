@@ -318,19 +318,19 @@ func (p *Pool) Put(b *Buffer) {
 			return
 		}
 	}
-	p.putEnd(b, sl, a, moved)
+	p.afterMove(sl, moved)
+	perp.Unpin()
+	b.slots = a
+	p.store(b)
 }
 
-// putEnd ends a Put pinned to sl's P that kept b neither on the stack nor in
-// Val; after a move, the stack's Buffers (of the old default) go to the GC.
-func (p *Pool) putEnd(b *Buffer, sl, a *perp.Slot, moved bool) {
+// afterMove lets sl's stack go to the collector after a move of its P's
+// default (its Buffers are of the old one; moves are rare once settled).
+func (p *Pool) afterMove(sl *perp.Slot, moved bool) {
 	if moved {
 		sl.Depth &^= 0xff
 		p.changes.Add(1)
 	}
-	perp.Unpin()
-	b.slots = a
-	p.store(b)
 }
 
 // fastPut reports whether Put of b takes the fast path (see putSlow).
@@ -373,10 +373,8 @@ func (p *Pool) putSized(b *Buffer, n int) {
 			// Put's count of the length (the phase is in sl.Depth from bit 8).
 			sl.Depth += 1 << 8
 			if sl.Depth&((sampleEvery-1)<<8) == 0 {
-				if _, moved := sample(sl, n, p, p.defOf(sl.Aux)); moved {
-					sl.Depth &^= 0xff // as in Put
-					p.changes.Add(1)
-				}
+				_, moved := sample(sl, n, p, p.defOf(sl.Aux))
+				p.afterMove(sl, moved)
 			}
 			perp.Unpin()
 			b.slots = a

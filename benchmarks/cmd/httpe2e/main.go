@@ -15,6 +15,8 @@
 // where the live heap was allocated. With -garbage N, each request's
 // handler also allocates N bytes, as a real handler's own work does, so
 // that every server collects about as often whatever its pool allocates.
+// The variant direct, run only when -variants names it, is an oracle with
+// no buffer at all: the Encoder writes straight into the ResponseWriter.
 //
 //	go run ./cmd/httpe2e -md e2e.md -json e2e.json
 //	go run ./cmd/httpe2e -rounds 6 -garbage 4096     # with a handler's work
@@ -55,7 +57,7 @@ func parseFlags(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("httpe2e", flag.ContinueOnError)
 	fs.StringVar(&o.serve, "serve", "", "run the server of this variant (what the driver starts)")
-	fs.StringVar(&o.variants, "variants", strings.Join(variants, ","), "comma-separated variants")
+	fs.StringVar(&o.variants, "variants", strings.Join(variants, ","), "comma-separated variants; direct (no buffer, an oracle) runs only when named")
 	fs.IntVar(&o.clients, "clients", 64, "concurrent clients")
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each runs every variant once, in a shuffled order")
 	fs.IntVar(&o.requests, "requests", 1000000, "the most requests of one measured run")

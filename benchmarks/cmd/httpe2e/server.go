@@ -142,6 +142,15 @@ var jsonEncoders = map[string]jsonEncoder{
 // writes the JSON with encode.
 func encoders(encode jsonEncoder) map[string]func() encodeFunc {
 	return map[string]func() encodeFunc{
+		// direct is an oracle, not a pool (and not in the default
+		// variants): the Encoder writes straight into the ResponseWriter,
+		// through net/http's own 4 KiB buffer and chunked, with no
+		// Content-Length. It holds no whole response and makes no
+		// response-sized garbage: the floor of what any pool's buffers
+		// can cost the process.
+		"direct": func() encodeFunc {
+			return func(w http.ResponseWriter, v *response, _ bool) error { return encode(w, v) }
+		},
 		"nopool": func() encodeFunc {
 			return func(w http.ResponseWriter, v *response, odd bool) error {
 				b := new(bytes.Buffer)

@@ -26,9 +26,13 @@ func medianResult(rs []result) result {
 	}
 }
 
+// notPool holds the variants that are not pools: no pooling, and the
+// oracle direct. The target is among the others.
+var notPool = map[string]bool{"nopool": true, "direct": true}
+
 // verdict says whether bytebuf meets the end-to-end target among the pools
-// (every variant but nopool): the lowest peak RSS, at no less than 0.97 of
-// the best throughput.
+// (every variant but those of notPool): the lowest peak RSS, at no less
+// than 0.97 of the best throughput.
 func verdict(rep *report) string {
 	ref, ok := rep.Medians["bytebuf"]
 	if !ok {
@@ -37,7 +41,7 @@ func verdict(rep *report) string {
 	var best, lowest string
 	for _, v := range rep.Variants {
 		m := rep.Medians[v]
-		if v == "nopool" {
+		if notPool[v] {
 			continue
 		}
 		if best == "" || m.PerSecond > rep.Medians[best].PerSecond {
@@ -67,7 +71,7 @@ func writeMarkdown(w io.Writer, rep *report) {
 	fmt.Fprintf(w, "peak RSS is the server's VmHWM, over the warm-up and the measured run; GC cycles, the live heap (the mean of what each collection found live) and CPU time are the server's during the measured run (CPU time per request is steadier than requests/s on a shared machine).\n\n")
 	best := 0.0
 	for _, v := range rep.Variants {
-		if v != "nopool" {
+		if !notPool[v] {
 			best = max(best, rep.Medians[v].PerSecond)
 		}
 	}

@@ -206,9 +206,9 @@ func (p *Pool) Get() *Buffer {
 	perp.Add(&sl.Gets)
 	// The stack holds the default class alone (Put empties it when the
 	// default moves). A popped entry stays: no write barrier.
-	if dp := sl.Depth; dp&0xff > 0 {
-		sl.Depth = dp - 1
-		if v := sl.Stack[dp&0xff-1]; v != nil {
+	if dp := sl.Depth - 1; uint8(dp) < perp.StackLen { // 255: empty
+		sl.Depth = dp
+		if v := sl.Stack[uint8(dp)]; v != nil {
 			perp.Unpin()
 			return p.handOut((*Buffer)(v))
 		}
@@ -283,9 +283,8 @@ func (p *Pool) Put(b *Buffer) {
 		p.putSlow(b)
 		return
 	}
-	a := p.slots.Load()
 	pid := perp.Pin()
-	n := b.written() // after the call: nothing but p, b and a live across it
+	n, a := b.written(), p.slots.Load() // after the call: nothing but p and b live across it
 	b.buf, b.peak = b.buf[:0], 0
 	sl := p.slots.At(a, pid)
 	if sl == nil || sl.Aux&0xff80 == 0 { // no slot (or no a), or a P whose sizing has not begun (defOf)
@@ -293,24 +292,28 @@ func (p *Pool) Put(b *Buffer) {
 		p.putSized(b, n)
 		return
 	}
+	aux := sl.Aux
 	perp.Add(&sl.Puts)
 	dp := sl.Depth + 1<<8
 	sl.Depth = dp
-	d, moved := sizerDef(sl.Aux), false
+	d, moved := sizerDef(aux), false
 	if dp&((sampleEvery-1)<<8) == 0 { // sample, written out but for a window's end
-		if s := (sizer{sl.Aux, sl.Aux2}); !s.last() {
+		if s := (sizer{aux, sl.Aux2}); !s.last() {
 			s.count(sizeClass(n), d)
 			sl.Aux, sl.Aux2 = s.w0, s.w1
-		} else {
-			d, moved = sample(sl, n, p, d)
+		} else if d, moved = sample(sl, n, p, d); moved {
+			p.afterMove(sl, moved) // the push below starts the emptied stack
+			dp = sl.Depth
 		}
 	}
-	if c := cap(b.buf); !moved && b.slots == a {
-		if c == defSize(d) && dp&0xff < perp.StackLen && int64(c) <= p.limit.Load() { // push; dp: the depth
-			sl.Stack[dp&0xff] = unsafe.Pointer(b)
-			sl.Depth = dp + 1
-			perp.Unpin()
-			return
+	if c := cap(b.buf); b.slots == a {
+		if i := uint8(dp); c == defSize(d) && int(i) < perp.StackLen {
+			if int64(c) <= p.limit.Load() { // push; i: the depth
+				sl.Stack[i] = unsafe.Pointer(b)
+				sl.Depth = dp + 1
+				perp.Unpin()
+				return
+			}
 		}
 		if c > defSize(d) && c < 1<<shelved && int64(c) <= p.limit.Load() && sl.Val == nil {
 			sl.Val = unsafe.Pointer(b) // it grew: the next growth here takes its array (exchange)
@@ -318,7 +321,6 @@ func (p *Pool) Put(b *Buffer) {
 			return
 		}
 	}
-	p.afterMove(sl, moved)
 	perp.Unpin()
 	b.slots = a
 	p.store(b)

@@ -284,12 +284,11 @@ func (p *Pool) Put(b *Buffer) {
 		return
 	}
 	pid := perp.Pin()
-	n, a := b.written(), p.slots.Load() // after the call: nothing but p and b live across it
-	b.buf, b.peak = b.buf[:0], 0
+	a := p.slots.Load() // after the call: nothing but p and b live across it
 	sl := p.slots.At(a, pid)
 	if sl == nil || sl.Aux&0xff80 == 0 { // no slot (or no a), or a P whose sizing has not begun (defOf)
 		perp.Unpin()
-		p.putSized(b, n)
+		p.putSized(b)
 		return
 	}
 	aux := sl.Aux
@@ -298,7 +297,7 @@ func (p *Pool) Put(b *Buffer) {
 	sl.Depth = dp
 	d, moved := sizerDef(aux), false
 	if dp&((sampleEvery-1)<<8) == 0 { // sample, written out but for a window's end
-		if s := (sizer{aux, sl.Aux2}); !s.last() {
+		if s, n := (sizer{aux, sl.Aux2}), b.written(); !s.last() {
 			s.count(sizeClass(n), d)
 			sl.Aux, sl.Aux2 = s.w0, s.w1
 		} else if d, moved = sample(sl, n, p, d); moved {
@@ -306,6 +305,7 @@ func (p *Pool) Put(b *Buffer) {
 			dp = sl.Depth
 		}
 	}
+	b.buf, b.peak = b.buf[:0], 0
 	if c := cap(b.buf); b.slots == a {
 		if i := uint8(dp); c == defSize(d) && int(i) < perp.StackLen {
 			if int64(c) <= p.limit.Load() { // push; i: the depth
@@ -359,14 +359,14 @@ func (p *Pool) putSlow(b *Buffer) {
 		p.drops.Add(1)
 		return
 	}
-	n := b.written()
-	b.buf, b.peak = b.buf[:0], 0
-	p.putSized(b, n)
+	p.putSized(b)
 }
 
-// putSized is the end of a Put that does not keep b on its P's stack: it
-// counts n, the length b held, in the sizing, and keeps b with its class.
-func (p *Pool) putSized(b *Buffer, n int) {
+// putSized ends a Put that does not keep b on its P's stack: it empties b,
+// counts the length it held in the sizing, and keeps it with its class.
+func (p *Pool) putSized(b *Buffer) {
+	n := b.written()
+	b.buf, b.peak = b.buf[:0], 0
 	if perp.OK {
 		a := p.slotsNow()
 		pid := perp.Pin()

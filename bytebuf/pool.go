@@ -15,8 +15,7 @@ import (
 	"github.com/reuse-go/reuse/internal/perp"
 )
 
-// Defaults for a Pool's bounds, used by the zero Pool and for zero fields of
-// Config.
+// Defaults for a Pool's bounds: the zero Pool's, and for zero Config fields.
 const (
 	// DefaultMaxCap is the default MaxCap: arrays larger than 4 MiB are
 	// never kept.
@@ -237,8 +236,7 @@ func (p *Pool) slotsNow() *perp.Slot {
 	return p.slots.MakeShort(nil)
 }
 
-// fromClass returns an empty Buffer of capacity defSize(c): one the pool
-// keeps, or a new one.
+// fromClass returns an empty Buffer of capacity defSize(c), kept or new.
 func (p *Pool) fromClass(c int) *Buffer {
 	if cp := p.classesNow(); c < cp.Classes() {
 		for b := cp.Get(c); b != nil; b = cp.Get(c) {

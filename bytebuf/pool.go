@@ -293,14 +293,14 @@ func (p *Pool) Put(b *Buffer) {
 	perp.Add(&sl.Puts)
 	dp := sl.Depth + 1<<8
 	sl.Depth = dp
-	d, moved := sizerDef(aux), false
+	d := sizerDef(aux)
 	if dp&((sampleEvery-1)<<8) == 0 { // sample, written out but for a window's end
 		if s, n := (sizer{aux, sl.Aux2}), b.written(); !s.last() {
 			s.count(sizeClass(n), d)
 			sl.Aux, sl.Aux2 = s.w0, s.w1
-		} else if d, moved = sample(sl, n, p, d); moved {
+		} else if nd, moved := sample(sl, n, p, d); moved {
 			p.afterMove(sl, moved) // the push below starts the emptied stack
-			dp = sl.Depth
+			d, dp = nd, sl.Depth
 		}
 	}
 	b.buf, b.peak = b.buf[:0], 0

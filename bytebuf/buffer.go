@@ -233,7 +233,7 @@ func (b *Buffer) ReadFrom(r io.Reader) (n int64, err error) {
 func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 	if len(b.buf) > 0 {
 		m, e := w.Write(b.buf)
-		if m > len(b.buf) || m < 0 {
+		if uint(m) > uint(len(b.buf)) {
 			panic("bytebuf: Buffer.WriteTo: invalid Write count")
 		}
 		n = int64(m)

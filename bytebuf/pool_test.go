@@ -285,6 +285,11 @@ func TestMisusePanics(t *testing.T) {
 			b.WriteString("ab")
 			b.WriteTo(overWriter{})
 		}},
+		{"WriteTo(negative)", "bytebuf: Buffer.WriteTo", func() {
+			var b bytebuf.Buffer
+			b.WriteString("ab")
+			b.WriteTo(negWriter{})
+		}, nil}, // bytes.Buffer moves its offset back instead
 		{"Put(other Pool's)", "bytebuf: Pool.Put", func() {
 			var p, q bytebuf.Pool
 			q.Put(p.Get())
@@ -311,6 +316,10 @@ func (negReader) Read([]byte) (int, error) { return -1, nil }
 type overWriter struct{}
 
 func (overWriter) Write(p []byte) (int, error) { return len(p) + 1, nil }
+
+type negWriter struct{}
+
+func (negWriter) Write([]byte) (int, error) { return -1, nil }
 
 func panics(f func()) (did bool) {
 	defer func() { did = recover() != nil }()

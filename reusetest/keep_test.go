@@ -1,6 +1,7 @@
 package reusetest_test
 
 import (
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ func gcPercent() int {
 
 func TestKeepPooled(t *testing.T) {
 	before := gcPercent()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3)) // not 1, so that KeepPooled's change shows
 	t.Run("inner", func(t *testing.T) {
 		reusetest.KeepPooled(t)
 		if race.Enabled {
@@ -25,6 +27,9 @@ func TestKeepPooled(t *testing.T) {
 		}
 		if got := gcPercent(); got != -1 {
 			t.Errorf("during the test: GC percent = %d, want -1 (collector off)", got)
+		}
+		if got := runtime.GOMAXPROCS(0); got != 1 {
+			t.Errorf("during the test: GOMAXPROCS = %d, want 1 (a P's slot is out of the other Ps' reach)", got)
 		}
 		// What is Put stays: no collection empties the pool.
 		var p sync.Pool
@@ -36,5 +41,8 @@ func TestKeepPooled(t *testing.T) {
 	})
 	if got := gcPercent(); got != before {
 		t.Errorf("after the test: GC percent = %d, want it restored to %d", got, before)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 3 {
+		t.Errorf("after the test: GOMAXPROCS = %d, want it restored to 3", got)
 	}
 }

@@ -9,7 +9,8 @@
 //
 // Each measurement reports the wall time per op, the peak heap (the
 // high-water mark of /memory/classes/heap/objects:bytes over the heap
-// before the pool was made), the bytes allocated per op after a warm-up
+// before the pool was made; about 128 of the warm-up pass's samples, and
+// one at the end of each pass, are exact, from runtime.ReadMemStats), the bytes allocated per op after a warm-up
 // pass, the heap retained after two collections once every buffer is back,
 // and capacity/written. The peers run interleaved in a shuffled order in
 // each of -rounds rounds; the tables give medians. A peer dominates bytebuf
@@ -233,8 +234,13 @@ type report struct {
 	InFlight int       `json:"inflight"`
 	Rounds   int       `json:"rounds"`
 	Peers    []string  `json:"peers"`
+	Heap     string    `json:"heap,omitempty"` // heapExact, or empty: the runs before took the metric alone
 	Rows     []*row    `json:"rows"`
 }
+
+// heapExact marks a report whose peak heaps include exact samples (see
+// heapNow); the reports written before it took the runtime metric alone.
+const heapExact = "exact samples in the warm-up"
 
 // measureRow runs every pool on one row, round after round, each round in
 // an order shuffled by rng.
@@ -325,7 +331,7 @@ func mainErr(args []string, progress io.Writer) error {
 		}
 	}
 	rep := &report{Start: time.Now().UTC(), Go: runtime.Version(), NumCPU: runtime.NumCPU(), LoadAvg: runstat.LoadAvg(),
-		Args: shownArgs(args), InFlight: o.inFlight, Rounds: o.rounds}
+		Args: shownArgs(args), InFlight: o.inFlight, Rounds: o.rounds, Heap: heapExact}
 	for _, p := range ps {
 		rep.Peers = append(rep.Peers, p.name)
 	}

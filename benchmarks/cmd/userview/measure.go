@@ -39,6 +39,10 @@ type result struct {
 const (
 	heapObjects = "/memory/classes/heap/objects:bytes"
 	heapAllocs  = "/gc/heap/allocs:bytes"
+
+	// exactSamples is about how many of the warm-up pass's heap samples
+	// are exact.
+	exactSamples = 128
 )
 
 // readMetric reads the one metric s names (s is reused, so that the read
@@ -61,16 +65,39 @@ func cpuTime() int64 {
 // peak keeps the high-water mark of heap objects; only the measuring
 // goroutine samples it.
 type peak struct {
-	s   []metrics.Sample
-	max int64
-	n   int
+	s     []metrics.Sample
+	max   int64
+	n     int
+	exact int // with exact > 0, every exact-th sample is exact
+	ms    runtime.MemStats
 }
 
 func newPeak() *peak { return &peak{s: []metrics.Sample{{Name: heapObjects}}} }
 
 func (p *peak) take() {
+	if p.exact > 0 && p.n%p.exact == 0 {
+		p.takeExact()
+		return
+	}
 	p.max = max(p.max, readMetric(p.s))
 	p.n++
+}
+
+// takeExact samples the heap exactly (see heapNow).
+func (p *peak) takeExact() {
+	p.max = max(p.max, heapNow(&p.ms))
+	p.n++
+}
+
+// heapNow returns the bytes of heap objects exactly, the same quantity as
+// the metric heapObjects: runtime.ReadMemStats stops the world and flushes
+// every P's cache of spans before it counts, so it sees the small objects
+// that the metric counts only once their span leaves the cache (up to one
+// span per size class in use per P, 8 KiB or more each). It costs a pause
+// of the world, so the timed pass takes none.
+func heapNow(ms *runtime.MemStats) int64 {
+	runtime.ReadMemStats(ms)
+	return int64(ms.HeapAlloc)
 }
 
 // sink is where an op hands its bytes: it keeps their length and the last
@@ -207,11 +234,11 @@ func pass[B any](ws []*worker[B], p *peak, every int) time.Duration {
 // measure runs r on a fresh pool from newImpl: a warm-up pass, then the
 // timed pass through the same lengths.
 func measure[B any](r run, newImpl func() impl[B]) result {
-	objects := []metrics.Sample{{Name: heapObjects}}
 	allocs := []metrics.Sample{{Name: heapAllocs}}
+	p := newPeak()
 	runtime.GC()
 	runtime.GC()
-	base := readMetric(objects)
+	base := heapNow(&p.ms)
 	im := newImpl()
 	nw := 1
 	if r.parallel {
@@ -226,16 +253,19 @@ func measure[B any](r run, newImpl func() impl[B]) result {
 		ws[g] = newWorker(&im, r, g*r.ops/nw)
 		ws[g].n = (g+1)*r.ops/nw - g*r.ops/nw
 	}
-	p := newPeak()
+	// The warm-up pass, untimed, takes exact samples among the others;
+	// the timed pass takes one at its end.
+	p.exact = max(1, ws[0].n/r.sample/exactSamples)
 	pass(ws, p, r.sample)
-	p.take()
+	p.exact = 0
+	p.takeExact()
 	for _, w := range ws {
 		w.i, w.capSum, w.written = w.start, 0, 0
 	}
 	a0, c0 := readMetric(allocs), cpuTime()
 	elapsed := pass(ws, p, r.sample)
 	a1, c1 := readMetric(allocs), cpuTime()
-	p.take()
+	p.takeExact()
 	var capSum, written int64
 	for _, w := range ws {
 		capSum += w.capSum
@@ -244,7 +274,7 @@ func measure[B any](r run, newImpl func() impl[B]) result {
 	}
 	runtime.GC()
 	runtime.GC()
-	retained := readMetric(objects) - base
+	retained := heapNow(&p.ms) - base
 	runtime.KeepAlive(im)
 	ops := float64(r.ops)
 	return result{

@@ -48,8 +48,13 @@ func writeMarkdown(w io.Writer, rep *report) {
 	fmt.Fprintf(w, "Each figure is the median of the rounds; in each round the pools run in a shuffled order. ")
 	fmt.Fprintf(w, "Time and peak heap are multiples of bytebuf's (below 1: the peer is faster, or holds less). ")
 	fmt.Fprintf(w, "A peer dominates bytebuf when it is at least 10%% faster and its peak heap is at most bytebuf's. ")
-	fmt.Fprintf(w, "The runtime counts the small objects of a span when the span leaves a P's cache, so up to one span per size class in use per P (8 KiB or more each) goes uncounted at any moment: ")
-	fmt.Fprintf(w, "peak heaps below %d KiB are at that granularity, and the rows where bytebuf's is are marked † in the summary.\n\n", fine>>10)
+	if coarse(rep) {
+		fmt.Fprintf(w, "The runtime counts the small objects of a span when the span leaves a P's cache, so up to one span per size class in use per P (8 KiB or more each) goes uncounted at any moment: ")
+		fmt.Fprintf(w, "peak heaps below %d KiB are at that granularity, and the rows where bytebuf's is are marked † in the summary.\n\n", fine>>10)
+	} else {
+		fmt.Fprintf(w, "The runtime's metric counts the small objects of a span only when the span leaves a P's cache (up to one span per size class in use per P, 8 KiB or more each, goes uncounted), ")
+		fmt.Fprintf(w, "so about 128 of the warm-up pass's heap samples, and one at the end of each pass, come from runtime.ReadMemStats, which counts them; the timed pass takes no other, as each stops the world.\n\n")
+	}
 	writeSummary(w, rep, "##")
 	writeGlance(w, rep, "##")
 	fmt.Fprintf(w, "## Every row\n\n")
@@ -68,11 +73,18 @@ func dominatedByPeers(rw *row) bool {
 	return slices.ContainsFunc(rw.Dominant, func(p string) bool { return p != twin })
 }
 
-// countFine returns how many of the dominated rows have bytebuf's peak heap
-// below fine.
-func countFine(rows []*row) int {
+// coarse reports whether rep's peak heaps come from the runtime metric
+// alone, so that those below fine are at its granularity.
+func coarse(rep *report) bool { return rep.Heap == "" }
+
+// countFine returns how many of the dominated rows of a coarse report have
+// bytebuf's peak heap below fine.
+func countFine(rep *report) int {
+	if !coarse(rep) {
+		return 0
+	}
 	n := 0
-	for _, rw := range rows {
+	for _, rw := range rep.Rows {
 		if dominatedByPeers(rw) && rw.Medians[reference].PeakHeap < fine {
 			n++
 		}
@@ -109,7 +121,7 @@ func writeSummary(w io.Writer, rep *report, h string) {
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "; rows by peer: %s", strings.Join(parts, ", "))
 	}
-	if k := countFine(rep.Rows); k > 0 {
+	if k := countFine(rep); k > 0 {
 		fmt.Fprintf(w, "; on %d of the dominated rows (†) bytebuf's peak heap is below %d KiB", k, fine>>10)
 	}
 	if slices.Contains(rep.Peers, twin) {
@@ -124,7 +136,7 @@ func writeSummary(w io.Writer, rep *report, h string) {
 	for _, rw := range rep.Rows {
 		if len(rw.Dominant) > 0 {
 			mark := ""
-			if rw.Medians[reference].PeakHeap < fine {
+			if coarse(rep) && rw.Medians[reference].PeakHeap < fine {
 				mark = " †"
 			}
 			var by []string

@@ -73,7 +73,7 @@ func TestSlicesDebugUseAfterPut(t *testing.T) {
 		}, "changed after Put"}, // the first byte that differs depends on the address
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dbgKeep(t)
+			reusetest.KeepPooled(t)
 			m := catchMisuse(t)
 			tc.run(t)
 			got := m.all()

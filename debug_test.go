@@ -5,7 +5,6 @@ package reuse_test
 import (
 	"fmt"
 	"runtime"
-	rdebug "runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/internal/debug"
-	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
@@ -67,23 +65,6 @@ func (m *misuses) all() []reuse.Misuse {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]reuse.Misuse(nil), m.list...)
-}
-
-// dbgKeep turns the garbage collector off and runs on one P, so that a pool
-// hands back what was Put, and skips under -race, where sync.Pool drops Puts
-// on purpose.
-func dbgKeep(t *testing.T) {
-	t.Helper()
-	if race.Enabled {
-		t.Skip("sync.Pool drops a quarter of Puts at random under -race")
-	}
-	old := rdebug.SetGCPercent(-1)
-	// One P: a value put in one P's private slot is not seen from another.
-	procs := runtime.GOMAXPROCS(1)
-	t.Cleanup(func() {
-		runtime.GOMAXPROCS(procs)
-		rdebug.SetGCPercent(old)
-	})
 }
 
 // line returns the file:line of its caller, to find call sites in reports.
@@ -161,7 +142,7 @@ func bump(site string) string {
 }
 
 func TestDoublePutNotStoredTwice(t *testing.T) {
-	dbgKeep(t)
+	reusetest.KeepPooled(t)
 	m := catchMisuse(t)
 	p := reuse.Pool[*dbgObj]{New: func() *dbgObj { return new(dbgObj) }}
 	x := p.Get()
@@ -220,7 +201,7 @@ func TestSetMisuseHandlerReturnsPrevious(t *testing.T) {
 }
 
 func TestUseAfterPutReported(t *testing.T) {
-	dbgKeep(t)
+	reusetest.KeepPooled(t)
 	for _, tc := range []struct {
 		name  string
 		run   func(write *string) // Get, Put, write, Get

@@ -15,8 +15,6 @@ var sinkObjects []*[1024]byte
 // does not count yet: six objects of 1 KiB fill only part of one 8 KiB span.
 func TestPeakExactSeesCachedSpan(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	runtime.LockOSThread() // one P's cache, the one the objects come from
-	defer runtime.UnlockOSThread()
 	p := newPeak()
 	sinkObjects = make([]*[1024]byte, 0, 6)
 	runtime.GC()

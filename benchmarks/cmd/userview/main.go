@@ -10,12 +10,12 @@
 // Each measurement reports the wall time per op, the peak heap (the
 // high-water mark of /memory/classes/heap/objects:bytes over the heap
 // before the pool was made; about 128 of the warm-up pass's samples, and
-// one at the end of each pass, are exact, from runtime.ReadMemStats), the bytes allocated per op after a warm-up
-// pass, the heap retained after two collections once every buffer is back,
-// and capacity/written. The peers run interleaved in a shuffled order in
-// each of -rounds rounds; the tables give medians. A peer dominates bytebuf
-// on a row when it is at least 10% faster and its peak heap is at most
-// bytebuf's.
+// one at the end of each pass, are exact, from runtime.ReadMemStats), the
+// bytes allocated per op after a warm-up pass, the heap retained after two
+// collections once every buffer is back, and capacity/written. The peers
+// run interleaved in a shuffled order in each of -rounds rounds; the tables
+// give medians. A peer dominates bytebuf on a row when it is at least 10%
+// faster and its peak heap is at most bytebuf's.
 //
 // A timed pass runs the row's lengths over again until bytebuf's first pass
 // would take at least -minpass (50 ms): a pass of a few milliseconds moves

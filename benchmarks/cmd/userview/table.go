@@ -53,7 +53,7 @@ func writeMarkdown(w io.Writer, rep *report) {
 		fmt.Fprintf(w, "peak heaps below %d KiB are at that granularity, and the rows where bytebuf's is are marked † in the summary.\n\n", fine>>10)
 	} else {
 		fmt.Fprintf(w, "The runtime's metric counts the small objects of a span only when the span leaves a P's cache (up to one span per size class in use per P, 8 KiB or more each, goes uncounted), ")
-		fmt.Fprintf(w, "so about 128 of the warm-up pass's heap samples, and one at the end of each pass, come from runtime.ReadMemStats, which counts them; the timed pass takes no other, as each stops the world.\n\n")
+		fmt.Fprintf(w, "so about %d of the warm-up pass's heap samples, and one at the end of each pass, come from runtime.ReadMemStats, which counts them; the timed pass takes no other, as each stops the world.\n\n", exactSamples)
 	}
 	writeSummary(w, rep, "##")
 	writeGlance(w, rep, "##")
@@ -77,15 +77,17 @@ func dominatedByPeers(rw *row) bool {
 // alone, so that those below fine are at its granularity.
 func coarse(rep *report) bool { return rep.Heap == "" }
 
-// countFine returns how many of the dominated rows of a coarse report have
-// bytebuf's peak heap below fine.
+// underFine reports whether rw of a coarse report has bytebuf's peak heap
+// below fine (marked †).
+func underFine(rep *report, rw *row) bool {
+	return coarse(rep) && rw.Medians[reference].PeakHeap < fine
+}
+
+// countFine returns how many of the dominated rows are underFine.
 func countFine(rep *report) int {
-	if !coarse(rep) {
-		return 0
-	}
 	n := 0
 	for _, rw := range rep.Rows {
-		if dominatedByPeers(rw) && rw.Medians[reference].PeakHeap < fine {
+		if dominatedByPeers(rw) && underFine(rep, rw) {
 			n++
 		}
 	}
@@ -136,7 +138,7 @@ func writeSummary(w io.Writer, rep *report, h string) {
 	for _, rw := range rep.Rows {
 		if len(rw.Dominant) > 0 {
 			mark := ""
-			if coarse(rep) && rw.Medians[reference].PeakHeap < fine {
+			if underFine(rep, rw) {
 				mark = " †"
 			}
 			var by []string

@@ -95,10 +95,18 @@ func TestDebugUseAfterPut(t *testing.T) {
 				t.Errorf("stale Bytes after Put = %q, want poison", stale)
 			}
 			tc.after(b, stale)
-			c := p.Get()
-			defer p.Put(c)
-			if c != b {
-				t.Fatalf("Get after Put returned another Buffer; the test needs the same one")
+			// A growth after Put gives b's old array to a Buffer of its
+			// own, kept above b with that capacity: the second Get is b.
+			gets := 1
+			if tc.name == "write=grow" {
+				gets = 2
+			}
+			for i := range gets {
+				c := p.Get()
+				defer p.Put(c)
+				if i == gets-1 && c != b {
+					t.Fatalf("Get %d after Put returned another Buffer; the test needs the same one", i+1)
+				}
 			}
 			got := r.all()
 			if len(got) != 1 || got[0].Kind != reuse.UseAfterPut || !strings.Contains(got[0].Detail, tc.want) {

@@ -75,11 +75,11 @@
 //     (Stats.RetainedBytes).
 //
 // The pool keeps six Buffers and one that grew (below 16 KiB) per P, and the
-// others by capacity, from 16 KiB on where every P reaches them. The
-// collector empties all over two cycles, as it does a sync.Pool, except the
-// arrays of 16 KiB and more kept by capacity: the pool holds those only
-// weakly, so they never count in the heap goal, and the next collection
-// frees them unless a Get took them back first.
+// others by capacity, where every P reaches them. The collector empties all
+// over two cycles, as it does a sync.Pool, except the arrays of 16 KiB and
+// more kept by capacity: the pool holds those only weakly, so they never
+// count in the heap goal, and the next collection frees them unless a Get
+// took them back first.
 //
 // # Ownership
 //

@@ -418,9 +418,10 @@ func (p *Pool) store(b *Buffer) {
 	cp.Put(i, b)
 }
 
-// shelved is the first class on shelves, 16 KiB (see perp.Shelves). A
-// Buffer on a shelf holds its array only by weak pointer (buf nil), so what
-// the shelves keep never counts in the live heap a collection finds, nor in
+// shelved is the first class held weakly, 16 KiB. Every class is on
+// shelves (perp.Shelves), which every P reaches; a Buffer of this class or
+// above holds its array there only by weak pointer (buf nil), so what the
+// shelves keep never counts in the live heap a collection finds, nor in
 // the heap goal set from it: the collection frees it unless a Get took it
 // back (unpark). Below 16 KiB, a weak pointer costs too much of an op.
 const shelved = 14
@@ -457,7 +458,7 @@ func (p *Pool) classesNow() *perp.Shelves[Buffer] {
 	if cp := atomic.LoadPointer(h); cp != nil {
 		return (*perp.Shelves[Buffer])(cp)
 	}
-	cs := perp.NewShelves[Buffer](p.topClass()+1, shelved)
+	cs := perp.NewShelves[Buffer](p.topClass() + 1)
 	if atomic.CompareAndSwapPointer(h, nil, unsafe.Pointer(cs)) {
 		return cs
 	}
@@ -471,7 +472,7 @@ func (p *Pool) classesShared() *perp.Shelves[Buffer] {
 	if cp := p.classes.Load(); cp != nil {
 		return cp
 	}
-	cs := perp.NewShelves[Buffer](p.topClass()+1, shelved)
+	cs := perp.NewShelves[Buffer](p.topClass() + 1)
 	if !p.classes.CompareAndSwap(nil, cs) {
 		return p.classes.Load()
 	}

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	idebug "github.com/reuse-go/reuse/internal/debug"
+	"github.com/reuse-go/reuse/internal/perp"
 )
 
 // liveHeap returns the bytes the last collection found live after a new
@@ -79,4 +80,22 @@ func TestShelvedArraysAreWeak(t *testing.T) {
 	}
 	p.Put(b)
 	runtime.KeepAlive(p)
+}
+
+// TestSmallClassReach: a Buffer below 16 KiB kept by capacity on one P is
+// what a Get of its class finds on another, so that a goroutine moving
+// between Ps does not leave one of each class on every P (as a sync.Pool per
+// class did, whose private value per P the other Ps never see).
+func TestSmallClassReach(t *testing.T) {
+	var p Pool
+	b := p.newBuffer(1 << 10)
+	var got *Buffer
+	if ran, skip := perp.Handoff(func() { p.store(b) }, func() { got = p.fromClass(10) }); skip != "" {
+		t.Skip(skip)
+	} else if !ran {
+		t.Fatal("no goroutine ran on a second P within 5s")
+	}
+	if got != b {
+		t.Fatalf("the other P's Get of 1 KiB made %p, want the Buffer kept on the first, %p", got, b)
+	}
 }

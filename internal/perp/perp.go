@@ -2,8 +2,8 @@
 // a slot per P in front of a shared pool, the way sync.Pool keeps a private
 // value per P. reuse.Pool, reuse.Slices and bytebuf.Pool use it; nothing else
 // in the module keeps values per P. Shelves (shelves.go) is the other half,
-// for large values: a stack per class and P that every P takes from, which
-// ages by the sweeps below without being registered with them.
+// for values by class: a stack per class and P that every P takes from,
+// which ages by the sweeps below without being registered with them.
 //
 // # The rules
 //

@@ -6,23 +6,24 @@ import (
 	"sync/atomic"
 )
 
-// Shelves keeps values by class for every P. The classes from a threshold
-// on are on shelves, a stack per class and P, from which a P takes first,
-// and when it is empty from the other Ps' shelves: nothing on a shelf is out
-// of any P's reach, unlike the private value a sync.Pool keeps per P. So a
-// goroutine that moves between Ps finds on the next P what it left on the
-// last, where a sync.Pool per class would hold a value of every class on
-// every P it visited. A shelf takes a lock, without pinning, worth it only
-// for values whose use costs far more (bytebuf's arrays of 16 KiB and more);
-// the classes below the threshold are in a sync.Pool each.
+// Shelves keeps values by class for every P: a stack per class and P, from
+// which a P takes first, and when it is empty from the other Ps' shelves.
+// Nothing on a shelf is out of any P's reach, unlike the private value a
+// sync.Pool keeps per P. So a goroutine that moves between Ps finds on the
+// next P what it left on the last, where a sync.Pool per class would hold a
+// value of every class on every P it visited, and so hold more the more Ps
+// there are. A shelf takes a lock, without pinning: uncontended but for a
+// P that takes from another's, it costs a sync.Pool's Get or Put.
+//
+// A class's shelves are made at its first Put, 64 bytes for each P, so
+// classes never used cost a pointer each.
 //
 // A value on a shelf lasts as in a sync.Pool: the first Get or Put after a
 // sweep moves every shelf's values aside, where a Get still finds them, and
 // the first after the next sweep drops them. Use NewShelves.
 type Shelves[T any] struct {
-	small []sync.Pool
 	ps    int
-	s     []shelf[T] // s[(c-len(small))*ps+pid]
+	cs    []atomic.Pointer[[]shelf[T]] // cs[c]: class c's shelves, one per P; nil before its first Put
 	swept atomic.Uint64
 }
 
@@ -32,12 +33,10 @@ type shelf[T any] struct {
 	_         [8]byte // one shelf per cache line on 64-bit platforms
 }
 
-// NewShelves returns Shelves of classes 0 to classes-1, each from shelved
-// on with a shelf for each P (GOMAXPROCS now; a P beyond shares one).
-func NewShelves[T any](classes, shelved int) *Shelves[T] {
-	shelved = min(max(shelved, 0), classes)
-	ps := runtime.GOMAXPROCS(0)
-	sh := &Shelves[T]{small: make([]sync.Pool, shelved), ps: ps, s: make([]shelf[T], (classes-shelved)*ps)}
+// NewShelves returns Shelves of classes 0 to classes-1, with a shelf for
+// each P (GOMAXPROCS now; a P beyond shares one).
+func NewShelves[T any](classes int) *Shelves[T] {
+	sh := &Shelves[T]{ps: runtime.GOMAXPROCS(0), cs: make([]atomic.Pointer[[]shelf[T]], classes)}
 	sh.swept.Store(Sweeps())
 	registry.once.Do(watch) // the sweeps age the shelves
 	return sh
@@ -55,21 +54,27 @@ func (sh *Shelves[T]) age() {
 	if last == n {
 		return
 	}
-	for i := range sh.s {
-		s := &sh.s[i]
-		s.mu.Lock()
-		clear(s.old)
-		s.old, s.vals = s.vals, s.old[:0]
-		if n-last > 1 {
-			clear(s.old)
-			s.old = s.old[:0]
+	for c := range sh.cs {
+		ss := sh.cs[c].Load()
+		if ss == nil {
+			continue
 		}
-		s.mu.Unlock()
+		for i := range *ss {
+			s := &(*ss)[i]
+			s.mu.Lock()
+			clear(s.old)
+			s.old, s.vals = s.vals, s.old[:0]
+			if n-last > 1 {
+				clear(s.old)
+				s.old = s.old[:0]
+			}
+			s.mu.Unlock()
+		}
 	}
 }
 
 // Classes returns the number of classes.
-func (sh *Shelves[T]) Classes() int { return len(sh.small) + len(sh.s)/sh.ps }
+func (sh *Shelves[T]) Classes() int { return len(sh.cs) }
 
 // pid returns the caller's P, a hint that may be stale by its use.
 func pid() int {
@@ -78,18 +83,18 @@ func pid() int {
 	return p
 }
 
-// Get returns a value of class c, or nil: on a shelf, the value last put on
-// the caller's P's, or when it is empty one from another P's whose lock is
-// free (so it may miss a value another P is putting meanwhile).
+// Get returns a value of class c, or nil: the value last put on the
+// caller's P's shelf, or when it is empty one from another P's whose lock
+// is free (so it may miss a value another P is putting meanwhile).
 func (sh *Shelves[T]) Get(c int) (v *T) {
 	sh.age()
-	if c < len(sh.small) {
-		v, _ = sh.small[c].Get().(*T)
-		return v
+	ss := sh.cs[c].Load()
+	if ss == nil {
+		return nil
 	}
-	base, p := (c-len(sh.small))*sh.ps, pid()
+	p := pid()
 	for i := range sh.ps {
-		s := &sh.s[base+(p+i)%sh.ps]
+		s := &(*ss)[(p+i)%sh.ps]
 		if i == 0 {
 			s.mu.Lock()
 		} else if !s.mu.TryLock() {
@@ -113,14 +118,19 @@ func pop[T any](vals *[]*T) (v *T) {
 	return v
 }
 
-// Put keeps v in class c: on a shelf, the caller's P's.
+// Put keeps v in class c, on the caller's P's shelf.
 func (sh *Shelves[T]) Put(c int, v *T) {
 	sh.age()
-	if c < len(sh.small) {
-		sh.small[c].Put(v)
-		return
+	ss := sh.cs[c].Load()
+	if ss == nil {
+		n := make([]shelf[T], sh.ps)
+		if !sh.cs[c].CompareAndSwap(nil, &n) {
+			ss = sh.cs[c].Load()
+		} else {
+			ss = &n
+		}
 	}
-	s := &sh.s[(c-len(sh.small))*sh.ps+pid()%sh.ps]
+	s := &(*ss)[pid()%sh.ps]
 	s.mu.Lock()
 	s.vals = append(s.vals, v)
 	s.mu.Unlock()

@@ -3,16 +3,14 @@ package perp
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // TestShelvesOrder: a P takes back what it put last, class by class, and
 // an empty class gives nil.
 func TestShelvesOrder(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	sh := NewShelves[int](3, 0)
+	sh := NewShelves[int](3)
 	if sh.Classes() != 3 {
 		t.Fatalf("Classes() = %d, want 3", sh.Classes())
 	}
@@ -34,56 +32,16 @@ func TestShelvesOrder(t *testing.T) {
 // empty; a sync.Pool per class fails this for the value it keeps in the
 // putting P's private slot.
 func TestShelvesReach(t *testing.T) {
-	testReach(t, NewShelves[int](1, 0))
-}
-
-// shelver is what testReach needs of Shelves.
-type shelver interface {
-	Get(c int) *int
-	Put(c int, v *int)
-}
-
-func testReach(t *testing.T, sh shelver) {
-	if !OK {
-		t.Skip("no Ps to tell apart (race detector or TinyGo)")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("one P only (js/wasm)")
-	}
-	// Two goroutines that never block run on the two Ps at once: the first
-	// to claim the value puts it, and then says from which P; the first
-	// that finds itself on another P takes.
+	sh := NewShelves[int](1)
 	v := new(int)
-	var claimed, done atomic.Bool
-	var from atomic.Int32
-	from.Store(-1)
-	got := make(chan *int, 2)
-	for range 2 {
-		go func() {
-			deadline := time.Now().Add(5 * time.Second)
-			for !done.Load() {
-				if time.Now().After(deadline) {
-					if done.CompareAndSwap(false, true) {
-						got <- nil
-					}
-					return
-				}
-				p := int32(pid())
-				if claimed.CompareAndSwap(false, true) {
-					sh.Put(0, v)
-					from.Store(p)
-					continue
-				}
-				if f := from.Load(); f >= 0 && f != p && done.CompareAndSwap(false, true) {
-					got <- sh.Get(0)
-					return
-				}
-			}
-		}()
+	var got *int
+	if ran, skip := Handoff(func() { sh.Put(0, v) }, func() { got = sh.Get(0) }); skip != "" {
+		t.Skip(skip)
+	} else if !ran {
+		t.Fatal("no goroutine ran on a second P within 5s")
 	}
-	if g := <-got; g != v {
-		t.Fatalf("the P that did not put the value took %p, want %p", g, v)
+	if got != v {
+		t.Fatalf("the P that did not put the value took %p, want %p", got, v)
 	}
 }
 
@@ -92,7 +50,7 @@ func testReach(t *testing.T, sh shelver) {
 func TestShelvesConcurrent(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	const goroutines, each, rounds = 8, 16, 2000
-	sh := NewShelves[int32](2, 0)
+	sh := NewShelves[int32](2)
 	for range goroutines * each {
 		sh.Put(0, new(int32))
 	}
@@ -141,7 +99,7 @@ func TestShelvesConcurrent(t *testing.T) {
 // as in a sync.Pool's victim, and not the second.
 func TestShelvesAge(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	sh := NewShelves[int](2, 1)
+	sh := NewShelves[int](2)
 	a, b := new(int), new(int)
 	sh.Put(1, a)
 	if !Collect(1) {

@@ -111,3 +111,50 @@ func spin() {
 	}
 	spinSink.Store(int64(x))
 }
+
+// Handoff runs put on one P and then take on another, and reports whether
+// take ran; when it did not, skip says why where a test should skip (no Ps
+// to tell apart, or only one), and is empty where no goroutine found itself
+// on a second P within five seconds, a failure.
+//
+// Two goroutines that never block run on two Ps at once (GOMAXPROCS 2 for
+// the call): the first to claim put runs it, and then says from which P;
+// the first that finds itself on another P runs take.
+func Handoff(put, take func()) (ran bool, skip string) {
+	if !OK {
+		return false, "no Ps to tell apart (race detector or TinyGo)"
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	if runtime.GOMAXPROCS(0) < 2 {
+		return false, "one P only (js/wasm)"
+	}
+	var claimed, done atomic.Bool
+	var from atomic.Int32
+	from.Store(-1)
+	took := make(chan bool, 2)
+	for range 2 {
+		go func() {
+			deadline := time.Now().Add(5 * time.Second)
+			for !done.Load() {
+				if time.Now().After(deadline) {
+					if done.CompareAndSwap(false, true) {
+						took <- false
+					}
+					return
+				}
+				p := int32(pid())
+				if claimed.CompareAndSwap(false, true) {
+					put()
+					from.Store(p)
+					continue
+				}
+				if f := from.Load(); f >= 0 && f != p && done.CompareAndSwap(false, true) {
+					take()
+					took <- true
+					return
+				}
+			}
+		}()
+	}
+	return <-took, ""
+}

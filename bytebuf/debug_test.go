@@ -77,10 +77,14 @@ func TestDebugUseAfterPut(t *testing.T) {
 		name  string
 		after func(b *bytebuf.Buffer, stale []byte) // runs after Put
 		want  string
+		// gets is the Get that hands b out again: a growth after Put
+		// gives b's old array to a Buffer of its own, kept above b with
+		// that capacity, so the second Get is b.
+		gets int
 	}{
-		{"write=stale-slice", func(_ *bytebuf.Buffer, stale []byte) { stale[1] = 'x' }, "byte 1 of"},
-		{"write=method", func(b *bytebuf.Buffer, _ []byte) { b.WriteString("late") }, "byte 0 of"},
-		{"write=grow", func(b *bytebuf.Buffer, _ []byte) { b.Write(make([]byte, 1<<20)) }, "its memory was replaced after Put"},
+		{"write=stale-slice", func(_ *bytebuf.Buffer, stale []byte) { stale[1] = 'x' }, "byte 1 of", 1},
+		{"write=method", func(b *bytebuf.Buffer, _ []byte) { b.WriteString("late") }, "byte 0 of", 1},
+		{"write=grow", func(b *bytebuf.Buffer, _ []byte) { b.Write(make([]byte, 1<<20)) }, "its memory was replaced after Put", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dbgSame(t)
@@ -95,16 +99,10 @@ func TestDebugUseAfterPut(t *testing.T) {
 				t.Errorf("stale Bytes after Put = %q, want poison", stale)
 			}
 			tc.after(b, stale)
-			// A growth after Put gives b's old array to a Buffer of its
-			// own, kept above b with that capacity: the second Get is b.
-			gets := 1
-			if tc.name == "write=grow" {
-				gets = 2
-			}
-			for i := range gets {
+			for i := range tc.gets {
 				c := p.Get()
 				defer p.Put(c)
-				if i == gets-1 && c != b {
+				if i == tc.gets-1 && c != b {
 					t.Fatalf("Get %d after Put returned another Buffer; the test needs the same one", i+1)
 				}
 			}

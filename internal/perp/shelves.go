@@ -126,11 +126,8 @@ func (sh *Shelves[T]) Put(c int, v *T) {
 	ss := sh.cs[c].Load()
 	if ss == nil {
 		n := make([]shelf[T], sh.ps)
-		if !sh.cs[c].CompareAndSwap(nil, &n) {
-			ss = sh.cs[c].Load()
-		} else {
-			ss = &n
-		}
+		sh.cs[c].CompareAndSwap(nil, &n) // a Put on another P may have made them first
+		ss = sh.cs[c].Load()
 	}
 	s := &(*ss)[pid()%sh.ps]
 	s.mu.Lock()

@@ -53,8 +53,7 @@ func (p *Pool) defOf(aux uintptr) int {
 // within MaxCap, so that a default Buffer is always kept.
 func (p *Pool) topClass() int { return bits.Len(uint(p.maxCapBytes())) - 1 }
 
-// ErrConfig is wrapped by the errors NewPool returns for a Config that makes
-// no sense.
+// ErrConfig is wrapped by the errors NewPool returns for a senseless Config.
 var ErrConfig = errors.New("bytebuf: invalid Config")
 
 // Config sets a Pool's bounds. A zero field takes its default.
@@ -114,6 +113,8 @@ type Pool struct {
 	// hint is the default class the last window of any P moved to, 0
 	// before any moved (see defOf).
 	hint atomic.Int32
+	// grown has a bit set for each size a growth reached (see grow).
+	grown atomic.Uint32
 	// gets and puts count where there are no per-P slots.
 	gets, puts atomic.Uint64
 }
@@ -248,8 +249,7 @@ func (p *Pool) fromClass(c int) *Buffer {
 	return p.newBuffer(defSize(c))
 }
 
-// newBuffer makes a Buffer of capacity size, and arranges for its bytes to
-// leave alive when the collector frees it.
+// newBuffer makes a Buffer of capacity size, counted in alive until freed.
 func (p *Pool) newBuffer(size int) *Buffer {
 	p.news.Add(1)
 	b := &Buffer{buf: make([]byte, 0, size), pool: p}
@@ -486,14 +486,14 @@ func (p *Pool) classesShared() *perp.Shelves[Buffer] {
 // where there are no per-P slots: it lets the class pools go.
 func (p *Pool) swept(bool) { p.classes.Store(nil) }
 
-// grow moves b to an array with room for need bytes: the smallest power of
-// two that holds need and as much again as b holds (as libp2p's buffer
-// grows), so each byte is copied a bounded number of times, taken from its
-// class for b's old array. Beyond MaxCap, it is allocated as append would.
-// With held, the old array goes to *held while nil, not to the pool.
+// grow moves b to an array with room for need bytes, taken from its class
+// for b's old array: the smallest power of two that holds need and as much
+// again as b holds (as libp2p's buffer grows), but past twice b's capacity
+// only up to the largest size a growth reached (grown). Beyond MaxCap, it is
+// allocated as append would. With held, the old array goes to *held while nil.
 func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
 	old := b.buf
-	target := need + len(old)
+	target := min(need+len(old), max(need, 2*cap(old), 1<<bits.Len32(p.grown.Load())>>1))
 	size := 1 << sizeClass(target) // 0 past 1<<63: not masked as in defSize
 	if size > p.maxCapBytes() || size <= 0 {
 		// The largest power of two within MaxCap, if it holds need.
@@ -504,6 +504,7 @@ func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
 			return
 		}
 	}
+	p.grown.Or(uint32(size)) // at most MaxMaxCap
 	if held == nil && p.exchange(b, size) {
 		return
 	}

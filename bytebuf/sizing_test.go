@@ -266,29 +266,48 @@ func TestSizingFallsFast(t *testing.T) {
 
 // TestGrowthInPieces: a Buffer written in small pieces grows through powers
 // of two, to at least twice what it holds each time, so that each byte is
-// copied a bounded number of times; one written empty in a single piece grows to the
-// power of two that holds it, and copies nothing.
+// copied a bounded number of times, but past twice its capacity only up to
+// the largest size a growth of the pool reached; one written empty in a
+// single piece grows to the power of two that holds it, and copies nothing.
 func TestGrowthInPieces(t *testing.T) {
 	reusetest.KeepPooled(t)
 	var p bytebuf.Pool
-	b := p.Get() // 512 bytes: the initial default
-	var caps []int
-	for range 100 {
-		b.Write(payload[:100])
-		if c := b.Cap(); len(caps) == 0 || caps[len(caps)-1] != c {
-			caps = append(caps, c)
+	pieces := func() []int {
+		b := p.Get() // 512 bytes: the initial default
+		defer p.Put(b)
+		var caps []int
+		for range 100 {
+			b.Write(payload[:100])
+			if c := b.Cap(); len(caps) == 0 || caps[len(caps)-1] != c {
+				caps = append(caps, c)
+			}
 		}
+		return caps
 	}
-	// Each growth holds what the Buffer holds plus what it needs: 1124
-	// bytes at 512, 4196 at 2048, 16300 at 8192.
-	if want := []int{512, 2048, 8192, 16384}; !slices.Equal(caps, want) {
-		t.Errorf("10000 bytes in pieces of 100: capacities %v, want %v", caps, want)
+	// Each growth holds what the Buffer holds plus what it needs (1124
+	// bytes at 512, 4196 at 2048, 16300 at 8192), but at most twice its
+	// capacity past the largest size a growth of the pool reached: in a
+	// fresh pool, none, so the Buffer doubles.
+	if caps, want := pieces(), []int{512, 1024, 2048, 4096, 8192, 16384}; !slices.Equal(caps, want) {
+		t.Errorf("10000 bytes in pieces of 100, fresh pool: capacities %v, want %v", caps, want)
 	}
-	p.Put(b)
-	b = p.Get()
+	// Now that a growth reached 16384, up to it the Buffer grows by what it
+	// holds plus what it needs.
+	if caps, want := pieces(), []int{512, 2048, 8192, 16384}; !slices.Equal(caps, want) {
+		t.Errorf("10000 bytes in pieces of 100, again: capacities %v, want %v", caps, want)
+	}
+	b := p.Get()
 	b.Write(payload[:5000])
 	if b.Cap() != 8192 {
 		t.Errorf("5000 bytes in one piece into an empty Buffer: Cap = %d, want 8192", b.Cap())
+	}
+	// A length just past a full Buffer's capacity, above what any growth
+	// reached: twice the capacity (what it holds plus what it needs,
+	// 16384 + 16385, would take 64 KiB).
+	b.Write(payload[:16384-5000])
+	b.Write(payload[:1])
+	if b.Cap() != 32768 {
+		t.Errorf("16385 bytes: Cap = %d, want 32768", b.Cap())
 	}
 	p.Put(b)
 }

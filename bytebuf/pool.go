@@ -110,8 +110,7 @@ type Pool struct {
 	_ [64]byte // counters written on rare events: keep off the lines above
 
 	news, drops, changes atomic.Uint64
-	// hint is the default class the last window of any P moved to, 0
-	// before any moved (see defOf).
+	// hint is the class the last window of any P moved to, 0 before any (defOf).
 	hint atomic.Int32
 	// grown has a bit set for each size a growth reached (see grow).
 	grown atomic.Uint32
@@ -492,8 +491,8 @@ func (p *Pool) swept(bool) { p.classes.Store(nil) }
 // only up to the largest size a growth reached (grown). Beyond MaxCap, it is
 // allocated as append would. With held, the old array goes to *held while nil.
 func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
-	old := b.buf
-	target := min(need+len(old), max(need, 2*cap(old), 1<<bits.Len32(p.grown.Load())>>1))
+	old, g := b.buf, p.grown.Load()
+	target := min(need+len(old), max(need, 2*cap(old), 1<<bits.Len32(g)>>1))
 	size := 1 << sizeClass(target) // 0 past 1<<63: not masked as in defSize
 	if size > p.maxCapBytes() || size <= 0 {
 		// The largest power of two within MaxCap, if it holds need.
@@ -504,7 +503,9 @@ func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
 			return
 		}
 	}
-	p.grown.Or(uint32(size)) // at most MaxMaxCap
+	if uint32(size)&^g != 0 { // size <= MaxMaxCap; the line is written once a size
+		p.grown.Or(uint32(size))
+	}
 	if held == nil && p.exchange(b, size) {
 		return
 	}

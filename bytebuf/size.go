@@ -144,8 +144,7 @@ func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
 // for a P that has none yet).
 func (p *Pool) sharedDef() int { return p.defOf(uintptr(p.shared.def.Load())) }
 
-// sharedObserve is Put's count on the shared state, for Puts where there are no
-// per-P slots.
+// sharedObserve is Put's count on the shared state, without per-P slots.
 func (p *Pool) sharedObserve(n int) {
 	p.shared.mu.Lock()
 	p.shared.phase++

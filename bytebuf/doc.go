@@ -35,18 +35,18 @@
 // the caller's P: one of the six the P keeps at hand, one kept by the pool,
 // or a new one.
 //
-// A Buffer that needs more room moves to the smallest power of two that
-// holds what it needs plus what it already holds, as libp2p's buffer grows,
-// but past twice its capacity only up to the largest size a growth of the
-// pool reached before: a Buffer written in small pieces copies each byte a
-// bounded number of times, one written empty in one piece copies nothing,
-// and one that a length barely overflows doubles, not quadruples. The larger
-// array comes from the last Buffer that grew on the same P, which Put keeps
-// aside for that, or else from the pool's Buffers of that capacity; either
-// takes the old array in exchange, and Put keeps each Buffer with those of
-// its capacity: so arrays of every size are reused by the requests that need
-// them, a request that writes 1 KiB gets 1 KiB even right after one that
-// wrote 1 MiB, and a workload that repeats itself allocates nothing.
+// A Buffer that needs more room moves to the smallest power of two that holds
+// what it needs plus what it already holds, as libp2p's buffer grows, but past
+// twice its capacity only up to the largest size a growth of the pool reached
+// before: a Buffer written in small pieces copies each byte a bounded number
+// of times, one written empty in one piece copies nothing, and one a length
+// barely overflows doubles unless the pool grew further. The larger array
+// comes from the last Buffer that grew on the same P, which Put keeps aside
+// for that, or else from the pool's Buffers of that capacity; either takes the
+// old array in exchange, and Put keeps each Buffer with those of its capacity:
+// so arrays of every size are reused by the requests that need them, a request
+// that writes 1 KiB gets 1 KiB even right after one that wrote 1 MiB, and a
+// workload that repeats itself allocates nothing.
 //
 // One Put in four counts the largest length its Buffer held since its Get, on
 // the caller's P. Every 240 counted lengths (32 for a P's first window) the

@@ -90,15 +90,29 @@ func serverArgs(v string, o options) []string {
 		"-garbage", strconv.Itoa(o.garbage)}
 }
 
+// serverEnv is the environment a server runs in: env, with -procs and the
+// GOGC of its variant (0: env's) added last, where they override env's.
+func serverEnv(env []string, gogc int, o options) []string {
+	env = slices.Clip(env)
+	if o.procs > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(o.procs))
+	}
+	if gogc > 0 {
+		env = append(env, "GOGC="+strconv.Itoa(gogc))
+	}
+	return env
+}
+
 // runVariant starts the server of variant v, loads it, and stops it.
 func runVariant(self, v string, o options) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), o.warmup+o.duration+time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, self, serverArgs(v, o)...)
-	cmd.Env = os.Environ()
-	if o.procs > 0 {
-		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(o.procs))
+	name, gogc, err := splitVariant(v)
+	if err != nil {
+		return result{}, err
 	}
+	cmd := exec.CommandContext(ctx, self, serverArgs(name, o)...)
+	cmd.Env = serverEnv(os.Environ(), gogc, o)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -17,10 +17,15 @@
 // that every server collects about as often whatever its pool allocates.
 // The variant direct, run only when -variants names it, is an oracle with
 // no buffer at all: the Encoder writes straight into the ResponseWriter.
+// A variant written NAME@N runs NAME's server with GOGC=N: the trade of
+// peak RSS against collections, which the capped pool makes by making
+// garbage and a GOGC makes for any pool; such a variant is in the table
+// but not in the target, which is on the defaults.
 //
 //	go run ./cmd/httpe2e -md e2e.md -json e2e.json
 //	go run ./cmd/httpe2e -rounds 6 -garbage 4096     # with a handler's work
 //	go run ./cmd/httpe2e -duration 2s -warmup 500ms   # quick
+//	go run ./cmd/httpe2e -variants syncpool-64K,bytebuf,bytebuf@80
 package main
 
 import (
@@ -29,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -57,7 +63,7 @@ func parseFlags(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("httpe2e", flag.ContinueOnError)
 	fs.StringVar(&o.serve, "serve", "", "run the server of this variant (what the driver starts)")
-	fs.StringVar(&o.variants, "variants", strings.Join(variants, ","), "comma-separated variants; direct (no buffer, an oracle) runs only when named")
+	fs.StringVar(&o.variants, "variants", strings.Join(variants, ","), "comma-separated variants; direct (no buffer, an oracle) runs only when named; NAME@N runs NAME's server with GOGC=N")
 	fs.IntVar(&o.clients, "clients", 64, "concurrent clients")
 	fs.IntVar(&o.rounds, "rounds", 3, "rounds; each runs every variant once, in a shuffled order")
 	fs.IntVar(&o.requests, "requests", 1000000, "the most requests of one measured run")
@@ -84,11 +90,28 @@ func parseFlags(args []string) (options, error) {
 		return o, fmt.Errorf("httpe2e: no encoder %q (json or append)", o.encoder)
 	}
 	for _, v := range strings.Split(o.variants, ",") {
-		if _, ok := encoders(enc)[v]; !ok {
+		name, _, err := splitVariant(v)
+		if err != nil {
+			return o, err
+		}
+		if _, ok := encoders(enc)[name]; !ok {
 			return o, fmt.Errorf("httpe2e: no variant %q", v)
 		}
 	}
 	return o, nil
+}
+
+// splitVariant splits a variant into the pool's name and the GOGC after
+// an @ (0 when there is none).
+func splitVariant(v string) (name string, gogc int, err error) {
+	name, n, tuned := strings.Cut(v, "@")
+	if !tuned {
+		return v, 0, nil
+	}
+	if gogc, err = strconv.Atoi(n); err != nil || gogc < 1 {
+		return "", 0, fmt.Errorf("httpe2e: variant %q: the GOGC after @ must be a positive integer", v)
+	}
+	return name, gogc, nil
 }
 
 func main() {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -122,6 +123,46 @@ func TestVerdict(t *testing.T) {
 	writeMarkdown(&buf, rep)
 	if !strings.Contains(buf.String(), "| syncpool | 100 | 1.00 |") || !strings.Contains(buf.String(), "| direct | 200 | 2.00 |") {
 		t.Errorf("table:\n%s\nwant syncpool at 1.00 of the best pool, and direct at 2.00", buf.String())
+	}
+}
+
+// TestTunedVariants: NAME@N parses as NAME's server with GOGC=N, which its
+// environment sets last (os/exec uses the last value of a key); the target
+// and the column × best pool leave it out, however fast and small it is.
+func TestTunedVariants(t *testing.T) {
+	if _, err := parseFlags([]string{"-variants", "syncpool-64K,bytebuf,bytebuf@80,direct@50"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"bytebuf@", "bytebuf@0", "bytebuf@-5", "bytebuf@x", "nosuch@80", "@80"} {
+		if _, err := parseFlags([]string{"-variants", bad}); err == nil {
+			t.Errorf("-variants %s parsed; want an error", bad)
+		}
+	}
+	name, gogc, err := splitVariant("syncpool-64K@80")
+	if name != "syncpool-64K" || gogc != 80 || err != nil {
+		t.Errorf("splitVariant(syncpool-64K@80) = %q, %d, %v; want syncpool-64K, 80, nil", name, gogc, err)
+	}
+	env := []string{"HOME=/x", "GOGC=100"}
+	got := serverEnv(env, 80, options{procs: 2})
+	if want := []string{"HOME=/x", "GOGC=100", "GOMAXPROCS=2", "GOGC=80"}; !slices.Equal(got, want) {
+		t.Errorf("serverEnv = %q; want %q", got, want)
+	}
+	if got := serverEnv(env, 0, options{}); !slices.Equal(got, env) {
+		t.Errorf("serverEnv with no GOGC = %q; want %q", got, env)
+	}
+	rep := &report{Variants: []string{"syncpool", "bytebuf", "bytebuf@80", "syncpool@50"}, Medians: map[string]result{
+		"syncpool":    {PerSecond: 100, VmHWMKiB: 30},
+		"bytebuf":     {PerSecond: 97, VmHWMKiB: 20},
+		"bytebuf@80":  {PerSecond: 200, VmHWMKiB: 10},
+		"syncpool@50": {PerSecond: 150, VmHWMKiB: 5},
+	}}
+	if got := verdict(rep); !strings.Contains(got, "**met**") || !strings.Contains(got, "best throughput is syncpool's") {
+		t.Errorf("verdict = %q; want met, against syncpool's throughput", got)
+	}
+	var buf bytes.Buffer
+	writeMarkdown(&buf, rep)
+	if md := buf.String(); !strings.Contains(md, "| bytebuf@80 | 200 | 2.00 |") || !strings.Contains(md, "GOGC=N") {
+		t.Errorf("table:\n%s\nwant bytebuf@80 at 2.00 of the best pool at the default GOGC, and a word on NAME@N", md)
 	}
 }
 

@@ -109,9 +109,19 @@ func TestVerdict(t *testing.T) {
 		t.Errorf("at 0.96 of the throughput: verdict = %q, want not met", got)
 	}
 	rep.Medians["bytebuf"] = result{PerSecond: 100, VmHWMKiB: 31}
-	if got := verdict(rep); !strings.Contains(got, "**not met**") {
-		t.Errorf("at more RSS than syncpool: verdict = %q, want not met", got)
+	if got := verdict(rep); !strings.Contains(got, "**not met**") || strings.Contains(got, "Round by round") {
+		t.Errorf("at more RSS than syncpool: verdict = %q, want not met, with no rounds to compare", got)
 	}
+	// Round by round: bytebuf's peak RSS less syncpool's is +2, -1 and +0.5
+	// MiB, lower in 1 of 3 (a fourth round of bytebuf alone is not paired).
+	rep.Results = map[string][]result{
+		"bytebuf":  {{VmHWMKiB: 32 << 10}, {VmHWMKiB: 29 << 10}, {VmHWMKiB: 31 << 10}, {VmHWMKiB: 1}},
+		"syncpool": {{VmHWMKiB: 30 << 10}, {VmHWMKiB: 30 << 10}, {VmHWMKiB: 30<<10 + 512}},
+	}
+	if got, want := verdict(rep), "bytebuf's peak RSS less syncpool's goes from -1.0 to +2.0 MiB, lower in 1 of 3 rounds."; !strings.Contains(got, want) {
+		t.Errorf("verdict = %q, want it to say %q", got, want)
+	}
+	rep.Results = nil
 	// The oracle direct, faster and smaller than every pool, is not one.
 	rep.Variants = append(rep.Variants, "direct")
 	rep.Medians["direct"] = result{PerSecond: 200, VmHWMKiB: 5}

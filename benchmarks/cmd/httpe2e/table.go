@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -58,8 +59,30 @@ func verdict(rep *report) string {
 	}
 	tput := ref.PerSecond / rep.Medians[best].PerSecond
 	met := lowest == "bytebuf" && tput >= 0.97
-	return fmt.Sprintf("Of the pools, the lowest peak RSS is %s's (%.1f MiB; bytebuf's %.1f MiB); the best throughput is %s's, and bytebuf's is %.2f of it. Target (bytebuf lowest peak RSS, at least 0.97 of the best throughput): **%s**.",
-		lowest, float64(rep.Medians[lowest].VmHWMKiB)/1024, float64(ref.VmHWMKiB)/1024, best, tput, map[bool]string{true: "met", false: "not met"}[met])
+	return fmt.Sprintf("Of the pools, the lowest peak RSS is %s's (%.1f MiB; bytebuf's %.1f MiB); the best throughput is %s's, and bytebuf's is %.2f of it. Target (bytebuf lowest peak RSS, at least 0.97 of the best throughput): **%s**.%s",
+		lowest, float64(rep.Medians[lowest].VmHWMKiB)/1024, float64(ref.VmHWMKiB)/1024, best, tput, map[bool]string{true: "met", false: "not met"}[met],
+		byRound(rep, lowest))
+}
+
+// byRound says, when the lowest peak RSS is another pool's, how bytebuf's
+// compares with it round by round (each round runs every variant once): the
+// range of the differences, and in how many rounds bytebuf's was lower. A
+// gap of medians inside that range is one the next run may reverse.
+func byRound(rep *report, lowest string) string {
+	a, b := rep.Results["bytebuf"], rep.Results[lowest]
+	n := min(len(a), len(b))
+	if lowest == "bytebuf" || n < 2 {
+		return ""
+	}
+	lo, hi, below := math.Inf(1), math.Inf(-1), 0
+	for i := range n {
+		d := float64(a[i].VmHWMKiB-b[i].VmHWMKiB) / 1024
+		lo, hi = min(lo, d), max(hi, d)
+		if d < 0 {
+			below++
+		}
+	}
+	return fmt.Sprintf(" Round by round, bytebuf's peak RSS less %s's goes from %+.1f to %+.1f MiB, lower in %d of %d rounds.", lowest, lo, hi, below, n)
 }
 
 // writeMarkdown writes the header and the table of medians.

@@ -114,13 +114,25 @@ func TestVerdict(t *testing.T) {
 	}
 	// Round by round: bytebuf's peak RSS less syncpool's is +2, -1 and +0.5
 	// MiB, lower in 1 of 3 (a fourth round of bytebuf alone is not paired).
+	// Their requests/s, 90, 110 and 95 against 100, 120 and 100 in the same
+	// rounds: 0.90, 0.92 and 0.95 of syncpool's, a median 0.92.
 	rep.Results = map[string][]result{
-		"bytebuf":  {{VmHWMKiB: 32 << 10}, {VmHWMKiB: 29 << 10}, {VmHWMKiB: 31 << 10}, {VmHWMKiB: 1}},
-		"syncpool": {{VmHWMKiB: 30 << 10}, {VmHWMKiB: 30 << 10}, {VmHWMKiB: 30<<10 + 512}},
+		"bytebuf":  {{VmHWMKiB: 32 << 10, PerSecond: 90}, {VmHWMKiB: 29 << 10, PerSecond: 110}, {VmHWMKiB: 31 << 10, PerSecond: 95}, {VmHWMKiB: 1}},
+		"syncpool": {{VmHWMKiB: 30 << 10, PerSecond: 100}, {VmHWMKiB: 30 << 10, PerSecond: 120}, {VmHWMKiB: 30<<10 + 512, PerSecond: 100}},
 	}
-	if got, want := verdict(rep), "bytebuf's peak RSS less syncpool's goes from -1.0 to +2.0 MiB, lower in 1 of 3 rounds."; !strings.Contains(got, want) {
-		t.Errorf("verdict = %q, want it to say %q", got, want)
+	got := verdict(rep)
+	for _, want := range []string{"bytebuf's peak RSS less syncpool's goes from -1.0 to +2.0 MiB, lower in 1 of 3 rounds.",
+		"bytebuf's requests/s are a median 0.92 of syncpool's."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("verdict = %q, want it to say %q", got, want)
+		}
 	}
+	// With the best throughput bytebuf's, no pool's rounds to compare it with.
+	rep.Medians["bytebuf"] = result{PerSecond: 130, VmHWMKiB: 31}
+	if got := verdict(rep); strings.Contains(got, "requests/s are") || !strings.Contains(got, "lower in 1 of 3 rounds") {
+		t.Errorf("verdict = %q, want the rounds' peak RSS alone", got)
+	}
+	rep.Medians["bytebuf"] = result{PerSecond: 100, VmHWMKiB: 31}
 	rep.Results = nil
 	// The oracle direct, faster and smaller than every pool, is not one.
 	rep.Variants = append(rep.Variants, "direct")

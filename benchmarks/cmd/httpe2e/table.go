@@ -61,28 +61,39 @@ func verdict(rep *report) string {
 	met := lowest == "bytebuf" && tput >= 0.97
 	return fmt.Sprintf("Of the pools, the lowest peak RSS is %s's (%.1f MiB; bytebuf's %.1f MiB); the best throughput is %s's, and bytebuf's is %.2f of it. Target (bytebuf lowest peak RSS, at least 0.97 of the best throughput): **%s**.%s",
 		lowest, float64(rep.Medians[lowest].VmHWMKiB)/1024, float64(ref.VmHWMKiB)/1024, best, tput, map[bool]string{true: "met", false: "not met"}[met],
-		byRound(rep, lowest))
+		byRound(rep, lowest, best))
 }
 
-// byRound says, when the lowest peak RSS is another pool's, how bytebuf's
-// compares with it round by round (each round runs every variant once): the
-// range of the differences, and in how many rounds bytebuf's was lower. A
-// gap of medians inside that range is one the next run may reverse.
-func byRound(rep *report, lowest string) string {
-	a, b := rep.Results["bytebuf"], rep.Results[lowest]
-	n := min(len(a), len(b))
-	if lowest == "bytebuf" || n < 2 {
-		return ""
-	}
-	lo, hi, below := math.Inf(1), math.Inf(-1), 0
-	for i := range n {
-		d := float64(a[i].VmHWMKiB-b[i].VmHWMKiB) / 1024
-		lo, hi = min(lo, d), max(hi, d)
-		if d < 0 {
-			below++
+// byRound says how bytebuf compares round by round (each round runs every
+// variant once, so the rounds pair the variants): when the lowest peak RSS
+// is another pool's, the range of the differences from it and in how many
+// rounds bytebuf's was lower; when the best throughput is another pool's,
+// the median of bytebuf's requests/s over that pool's in the same round. A
+// gap of medians that the rounds do not bear out is one the next run may
+// reverse, and the machine's speed, which moves from round to round, moves
+// both of a pair.
+func byRound(rep *report, lowest, best string) string {
+	a := rep.Results["bytebuf"]
+	var sb strings.Builder
+	if b := rep.Results[lowest]; lowest != "bytebuf" && min(len(a), len(b)) >= 2 {
+		lo, hi, below := math.Inf(1), math.Inf(-1), 0
+		for i := range min(len(a), len(b)) {
+			d := float64(a[i].VmHWMKiB-b[i].VmHWMKiB) / 1024
+			lo, hi = min(lo, d), max(hi, d)
+			if d < 0 {
+				below++
+			}
 		}
+		fmt.Fprintf(&sb, " Round by round, bytebuf's peak RSS less %s's goes from %+.1f to %+.1f MiB, lower in %d of %d rounds.", lowest, lo, hi, below, min(len(a), len(b)))
 	}
-	return fmt.Sprintf(" Round by round, bytebuf's peak RSS less %s's goes from %+.1f to %+.1f MiB, lower in %d of %d rounds.", lowest, lo, hi, below, n)
+	if b := rep.Results[best]; best != "bytebuf" && min(len(a), len(b)) >= 2 {
+		ratios := make([]float64, min(len(a), len(b)))
+		for i := range ratios {
+			ratios[i] = a[i].PerSecond / b[i].PerSecond
+		}
+		fmt.Fprintf(&sb, " Round by round, bytebuf's requests/s are a median %.2f of %s's.", runstat.MedianOf(ratios, func(r float64) float64 { return r }), best)
+	}
+	return sb.String()
 }
 
 // writeMarkdown writes the header and the table of medians.

@@ -74,21 +74,30 @@ func verdict(rep *report) string {
 // both of a pair.
 func byRound(rep *report, lowest, best string) string {
 	a := rep.Results["bytebuf"]
+	// paired returns v's rounds that bytebuf's pair with, nil when v is
+	// bytebuf or fewer than two pair.
+	paired := func(v string) []result {
+		b := rep.Results[v]
+		if v == "bytebuf" || min(len(a), len(b)) < 2 {
+			return nil
+		}
+		return b[:min(len(a), len(b))]
+	}
 	var sb strings.Builder
-	if b := rep.Results[lowest]; lowest != "bytebuf" && min(len(a), len(b)) >= 2 {
+	if b := paired(lowest); b != nil {
 		lo, hi, below := math.Inf(1), math.Inf(-1), 0
-		for i := range min(len(a), len(b)) {
+		for i := range b {
 			d := float64(a[i].VmHWMKiB-b[i].VmHWMKiB) / 1024
 			lo, hi = min(lo, d), max(hi, d)
 			if d < 0 {
 				below++
 			}
 		}
-		fmt.Fprintf(&sb, " Round by round, bytebuf's peak RSS less %s's goes from %+.1f to %+.1f MiB, lower in %d of %d rounds.", lowest, lo, hi, below, min(len(a), len(b)))
+		fmt.Fprintf(&sb, " Round by round, bytebuf's peak RSS less %s's goes from %+.1f to %+.1f MiB, lower in %d of %d rounds.", lowest, lo, hi, below, len(b))
 	}
-	if b := rep.Results[best]; best != "bytebuf" && min(len(a), len(b)) >= 2 {
-		ratios := make([]float64, min(len(a), len(b)))
-		for i := range ratios {
+	if b := paired(best); b != nil {
+		ratios := make([]float64, len(b))
+		for i := range b {
 			ratios[i] = a[i].PerSecond / b[i].PerSecond
 		}
 		fmt.Fprintf(&sb, " Round by round, bytebuf's requests/s are a median %.2f of %s's.", runstat.MedianOf(ratios, func(r float64) float64 { return r }), best)

@@ -1,6 +1,8 @@
 package perp
 
 import (
+	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -39,7 +41,25 @@ func Collect(n int) bool {
 	for range 4 * runtime.GOMAXPROCS(0) {
 		runtime.Gosched()
 	}
+	if !ok {
+		dumpStacks()
+	}
 	return ok
+}
+
+var dumped atomic.Bool
+
+// dumpStacks writes every goroutine's stack to standard error, once per
+// process: a Collect that timed out means a stuck finalizer or cleanup, and
+// the stacks show which (TestSlicesLeakReportedAfterGrace waited 30 s for
+// one in a CI run, and nothing else said why).
+func dumpStacks() {
+	if dumped.Swap(true) {
+		return
+	}
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	fmt.Fprintf(os.Stderr, "perp.Collect: a sweep or a cleanup did not come within 30 s; every goroutine:\n%s\n", buf)
 }
 
 // dropSentinel allocates an object that nothing references once it

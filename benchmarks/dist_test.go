@@ -23,8 +23,8 @@ import (
 // tuned for. Each goroutine keeps distInFlight buffers in flight; one op
 // finishes the oldest (writes its length in chunks of at most distChunk
 // bytes, as a handler building output does), puts it back and gets a new
-// one in its place. scripts/disttable turns the results into the tables
-// of TABLES.md.
+// one in its place. scripts/disttable turns the results into its tables,
+// in bench-results.
 const (
 	distInFlight = 4
 	distChunk    = shapes.Piece

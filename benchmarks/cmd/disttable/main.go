@@ -1,8 +1,9 @@
 // Command disttable turns the output of BenchmarkDist (go test -bench Dist,
-// any -count and -cpu) into the Markdown tables of TABLES.md: a summary of
-// bytebuf against the best of the four other pools for each metric, and the
-// medians of every pool. It reads the benchmark output on standard input
-// and writes Markdown on standard output; scripts/disttable runs it.
+// any -count and -cpu) into Markdown tables, which scripts/disttable writes
+// to bench-results: a summary of bytebuf against the best of the four other
+// pools for each metric, and the medians of every pool. It reads the
+// benchmark output on standard input and writes Markdown on standard
+// output; scripts/disttable runs it.
 //
 // With -untuned it reads the output of BenchmarkDistUntuned instead, and
 // writes the same tables. With -slices it reads the output of

@@ -91,10 +91,11 @@
 //
 // # Version of client_golang
 //
-// This module requires github.com/prometheus/client_golang v1.23.2, the newest
-// release whose go.mod (go 1.23.0), and every module it requires, accepts the
-// go 1.24 this project supports: v1.24.x requires Go 1.25 and v1.25.0 requires
-// Go 1.26. Requiring a newer client_golang would raise the Go version every
-// user of reuseprom needs. The root reuse module has no dependency at all;
-// only importers of reuseprom get client_golang.
+// This module requires github.com/prometheus/client_golang v1.13.0, the
+// first release with the push package's PushContext, and nothing newer.
+// Under minimal version selection a requirement is a floor: a program gets
+// the newest version that any of its requirements names, and chooses a
+// newer one by requiring it. v1.23.2 is the newest whose go.mod accepts
+// Go 1.24; v1.24 needs Go 1.25 and v1.25 Go 1.26. The root reuse module
+// has no dependency at all; only importers of reuseprom get client_golang.
 package reuseprom

@@ -243,6 +243,7 @@ func TestReadmeFigures(t *testing.T) {
 	for _, c := range []struct{ doc, re, mod, dep string }{
 		{"README.md", "`github.com/prometheus/client_golang` (v[\\d.]+)", "reuseprom/go.mod", "github.com/prometheus/client_golang"},
 		{"kgzip/doc.go", `it requires klauspost/compress (v[\d.]+)`, "kgzip/go.mod", "github.com/klauspost/compress"},
+		{"reuseprom/doc.go", `requires github.com/prometheus/client_golang (v[\d.]+)`, "reuseprom/go.mod", "github.com/prometheus/client_golang"},
 	} {
 		got := find(t, c.doc, c.re)[1]
 		if want := find(t, c.mod, regexp.QuoteMeta(c.dep)+` (v[\d.]+)`)[1]; got != want {
@@ -250,9 +251,9 @@ func TestReadmeFigures(t *testing.T) {
 		}
 	}
 
-	// The Debian packages scripts/test installs.
+	// The Debian packages scripts/test installs, which docs/TESTING.md lists.
 	listed := regexp.MustCompile("`([a-z-]+)`").FindAllStringSubmatch(
-		find(t, "README.md", `installs any missing Debian packages\s*\(([^)]*)\)`)[1], -1)
+		find(t, "docs/TESTING.md", `installs any missing Debian packages\s*\(([^)]*)\)`)[1], -1)
 	var got, want []string
 	for _, m := range listed {
 		got = append(got, m[1])
@@ -263,7 +264,7 @@ func TestReadmeFigures(t *testing.T) {
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
-		t.Errorf("README.md: scripts/test installs the Debian packages %v, the README lists %v", want, got)
+		t.Errorf("docs/TESTING.md: scripts/test installs the Debian packages %v, the page lists %v", want, got)
 	}
 
 	// The sets of scripts/bench.
@@ -273,7 +274,7 @@ func TestReadmeFigures(t *testing.T) {
 			sets = append(sets, m[1])
 		}
 	}
-	for _, doc := range []string{"README.md", "benchmarks/README.md"} {
+	for _, doc := range []string{"benchmarks/README.md"} {
 		m := find(t, doc, "scripts/bench (\\w+)`((?:, (?:and )?`\\w+`)+)")
 		named := []string{m[1]}
 		for _, m := range regexp.MustCompile("`(\\w+)`").FindAllStringSubmatch(m[2], -1) {
@@ -282,6 +283,21 @@ func TestReadmeFigures(t *testing.T) {
 		if !slices.Equal(named, sets) {
 			t.Errorf("%s: names the sets of scripts/bench as %v; scripts/bench has %v", doc, named, sets)
 		}
+	}
+}
+
+// TestReadmeLeadsWithTheLibrary keeps README.md short and about the
+// library: at most 250 lines, with Go code within its first 40. The rest
+// goes to docs/*.md, which it links.
+func TestReadmeLeadsWithTheLibrary(t *testing.T) {
+	skipWasm(t)
+	lines := strings.Split(read(t, "README.md"), "\n")
+	if n := len(lines) - 1; n > 250 {
+		t.Errorf("README.md has %d lines, want at most 250: move detail to a page under docs/ and link it", n)
+	}
+	first := slices.IndexFunc(lines, func(l string) bool { return strings.TrimSpace(l) == "```go" })
+	if first < 0 || first+2 > 40 {
+		t.Errorf("README.md: the first Go block starts at line %d, want one within the first 40 lines", first+2)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 
 // docs are the Markdown files whose Go snippets must compile, relative to
 // the repository root.
-var docs = []string{"README.md", "MIGRATING.md"}
+var docs = []string{"README.md", "MIGRATING.md", "docs/DEBUG.md"}
 
 // TestSnippetsCompile builds every ```go block of the docs, as a reader
 // would paste it: a block with a top-level func or type is a file of its
@@ -58,7 +58,7 @@ func TestSnippetsCompile(t *testing.T) {
 				t.Errorf("%s:%d: %v", doc, b.line, err)
 				continue
 			}
-			name := fmt.Sprintf("%s_l%d", strings.ToLower(strings.TrimSuffix(doc, ".md")), b.line)
+			name := fmt.Sprintf("%s_l%d", strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(doc, ".md"), "/", "_")), b.line)
 			file := filepath.Join(tmp, name+".go")
 			if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 				t.Fatal(err)

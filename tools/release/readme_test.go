@@ -170,6 +170,8 @@ func mustRead(t *testing.T, file string) []byte {
 	return b
 }
 
+// userMain is a program of a user's own module that uses the core and
+// reuseprom.
 const userMain = `package main
 
 import (
@@ -183,24 +185,6 @@ import (
 )
 
 func main() {
-	pool := reuse.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
-	b := pool.Get()
-	b.WriteString("released")
-	pool.Put(b)
-	pools := reuseprom.NewCollector()
-	if err := pools.Register("buffers", &pool); err != nil {
-		log.Fatal(err)
-	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(pools)
-	families, err := reg.Gather()
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, f := range families {
-		if f.GetName() == "reuse_pool_news_total" {
-			fmt.Printf("%s %v\n", f.GetName(), f.GetMetric()[0].GetCounter().GetValue())
-		}
-	}
+	fmt.Printf("reuse_pool_news_total %v\n", news())
 }
-`
+` + newsFunc

@@ -233,6 +233,15 @@ func main() {
 	if err != nil || !bytes.Equal(back, plain) {
 		log.Fatalf("round trip: %v", err)
 	}
+	fmt.Printf("round trip ok; reuse_pool_news_total %v\n", news())
+}
+` + newsFunc
+
+// newsFunc is the part of the outside programs that reads, through
+// reuseprom and a Prometheus registry, the News of a pool that served one
+// Get and one Put.
+const newsFunc = `
+func news() float64 {
 	pool := reuse.Pool[*bytes.Buffer]{New: func() *bytes.Buffer { return new(bytes.Buffer) }}
 	pool.Put(pool.Get())
 	pools := reuseprom.NewCollector()
@@ -247,9 +256,11 @@ func main() {
 	}
 	for _, f := range families {
 		if f.GetName() == "reuse_pool_news_total" {
-			fmt.Printf("round trip ok; %s %v\n", f.GetName(), f.GetMetric()[0].GetCounter().GetValue())
+			return f.GetMetric()[0].GetCounter().GetValue()
 		}
 	}
+	log.Fatal("no reuse_pool_news_total")
+	return 0
 }
 `
 

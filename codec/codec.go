@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/internal/toolarge"
 )
 
 // The sentinels are shared by every format so that errors.Is works the same
@@ -17,8 +19,8 @@ var (
 	// ErrFormat is wrapped by New when a Format is invalid.
 	ErrFormat = errors.New("invalid Format")
 	// ErrTooLarge is wrapped by Decompress when the output would exceed the
-	// caller's limit.
-	ErrTooLarge = errors.New("decompressed data exceeds the limit")
+	// caller's limit. It wraps reuse.ErrTooLarge.
+	ErrTooLarge = toolarge.Sentinel("decompressed data exceeds the limit")
 	// ErrCorrupt is wrapped, beside the underlying cause, when compressed
 	// input is corrupt or truncated.
 	ErrCorrupt = errors.New("corrupt or truncated compressed data")
@@ -291,14 +293,18 @@ func (c *Codec) Compress(dst, src []byte, level int) ([]byte, error) {
 
 // Decompress appends the decompressed form of src to dst, producing at most
 // limit bytes. On error it returns dst unchanged in length.
-func (c *Codec) Decompress(dst, src []byte, limit int) ([]byte, error) {
+func (c *Codec) Decompress(dst, src []byte, limit int64) ([]byte, error) {
 	if limit < 0 {
 		panic(c.f.Name + ": Decompress: negative limit")
 	}
 	e := c.getReader()
 	e.src.Reset(src)
-	out, err := c.decompress(e, dst, src, limit)
+	// No slice holds more than math.MaxInt bytes: a larger limit is that.
+	out, err := c.decompress(e, dst, src, int(min(limit, math.MaxInt)))
 	c.putReader(e, false)
+	if err == errTooLarge {
+		err = fmt.Errorf("%s: Decompress: %w (limit %d bytes)", c.f.Name, ErrTooLarge, limit)
+	}
 	return out, err
 }
 
@@ -321,7 +327,7 @@ func (c *Codec) decompress(e *rentry, dst, src []byte, limit int) ([]byte, error
 				return dst, c.corrupt(err)
 			}
 			if n == limit {
-				return dst, c.tooLarge(limit)
+				return dst, errTooLarge
 			}
 			grown, ok := c.grow(out, n, limit, src)
 			if !ok {
@@ -395,7 +401,7 @@ func (c *Codec) measure(e *rentry, dst, src []byte, limit, n int, scratch []byte
 		m, err := e.d.Read(scratch[:min(len(scratch), limit-n+1)])
 		n += m
 		if n > limit {
-			return dst, c.tooLarge(limit)
+			return dst, errTooLarge
 		}
 		if err == io.EOF {
 			break
@@ -422,9 +428,9 @@ func (c *Codec) measure(e *rentry, dst, src []byte, limit, n int, scratch []byte
 	return out, nil
 }
 
-func (c *Codec) tooLarge(limit int) error {
-	return fmt.Errorf("%s: Decompress: %w (limit %d bytes)", c.f.Name, ErrTooLarge, limit)
-}
+// errTooLarge is what decompress returns past the limit, for Decompress to
+// wrap with the limit the caller gave.
+var errTooLarge = errors.New("limit reached")
 
 func (c *Codec) corrupt(err error) error {
 	return fmt.Errorf("%s: %w: %w", c.f.Name, ErrCorrupt, err)

@@ -30,7 +30,7 @@ import (
 type format struct {
 	name       string
 	compress   func(dst, src []byte, level int) ([]byte, error)
-	decompress func(dst, src []byte, limit int) ([]byte, error)
+	decompress func(dst, src []byte, limit int64) ([]byte, error)
 	newWriter  func(w io.Writer, level int) (writer, error)
 	newReader  func(r io.Reader) (io.ReadCloser, error)
 	stdWriter  func(w io.Writer, level int) (io.WriteCloser, error)
@@ -190,7 +190,7 @@ func TestRoundTrip(t *testing.T) {
 							t.Fatalf("Compress(level %d) = %d bytes, differs from the standard library's %d bytes", level, len(got)-len(prefix), len(want))
 						}
 
-						plain, err := f.decompress([]byte("x"), want, size)
+						plain, err := f.decompress([]byte("x"), want, int64(size))
 						if err != nil {
 							t.Fatalf("Decompress: %v", err)
 						}
@@ -278,7 +278,7 @@ func TestDecompressLimit(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("%s/limit=%d/cap=%d", f.name, tt.limit, cap(tt.dst)), func(t *testing.T) {
-				out, err := f.decompress(tt.dst, stream, tt.limit)
+				out, err := f.decompress(tt.dst, stream, int64(tt.limit))
 				if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
 					t.Fatalf("Decompress(limit %d): err = %v, want %v", tt.limit, err, tt.wantErr)
 				}
@@ -551,12 +551,12 @@ func TestConcurrent(t *testing.T) {
 							t.Error(err)
 							return
 						}
-						plain, err = f.decompress(plain[:0], dst, len(src))
+						plain, err = f.decompress(plain[:0], dst, int64(len(src)))
 						if err != nil || !bytes.Equal(plain, src) {
 							t.Errorf("round trip at level %d: %d bytes, %v; want %d bytes", level, len(plain), err, len(src))
 							return
 						}
-						if _, err := f.decompress(plain[:0], dst, len(src)-1); len(src) > 0 && !errors.Is(err, codec.ErrTooLarge) {
+						if _, err := f.decompress(plain[:0], dst, int64(len(src)-1)); len(src) > 0 && !errors.Is(err, codec.ErrTooLarge) {
 							t.Errorf("Decompress with limit %d: err = %v, want ErrTooLarge", len(src)-1, err)
 							return
 						}
@@ -689,7 +689,7 @@ func FuzzDecompress(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, src []byte, limit16 uint16) {
 		fm := formats[int(which)%len(formats)]
 		limit := int(limit16)
-		out, err := fm.decompress(nil, src, limit)
+		out, err := fm.decompress(nil, src, int64(limit))
 		if len(out) > limit {
 			t.Fatalf("%s: Decompress returned %d bytes, above the limit %d", fm.name, len(out), limit)
 		}

@@ -16,7 +16,7 @@ func TestDecompressLimitExtremes(t *testing.T) {
 	for _, f := range formats {
 		stream := f.stdCompress(t, src, 6)
 		for _, limit := range []int{math.MaxInt, math.MaxInt - 1, math.MaxInt / 2, len(src)} {
-			out, err := f.decompress(nil, stream, limit)
+			out, err := f.decompress(nil, stream, int64(limit))
 			if err != nil || !bytes.Equal(out, src) {
 				t.Errorf("%s: Decompress(limit %d) = %d bytes, %v; want the %d source bytes", f.name, limit, len(out), err, len(src))
 			}
@@ -25,7 +25,7 @@ func TestDecompressLimitExtremes(t *testing.T) {
 			var p any
 			func() {
 				defer func() { p = recover() }()
-				f.decompress(nil, stream, limit)
+				f.decompress(nil, stream, int64(limit))
 			}()
 			if msg := fmt.Sprint(p); !strings.Contains(msg, "negative limit") {
 				t.Errorf("%s: Decompress(limit %d): panic %v, want a negative limit panic", f.name, limit, p)

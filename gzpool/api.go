@@ -29,11 +29,11 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 //
 // Decompress produces at most limit bytes. Once the output would exceed limit
 // it stops, having decompressed only limit+1 bytes, and returns an error
-// wrapping ErrTooLarge. Corrupt or truncated input returns an error wrapping
-// both ErrCorrupt and the cause. On any error the returned slice is dst: its
-// length is unchanged, though bytes in its spare capacity may have been
-// overwritten. The spare capacity of dst must not overlap src. It panics if
-// limit is negative.
+// wrapping ErrTooLarge, which matches reuse.ErrTooLarge. Corrupt or truncated
+// input returns an error wrapping both ErrCorrupt and the cause. On any error
+// the returned slice is dst: its length is unchanged, though bytes in its
+// spare capacity may have been overwritten. The spare capacity of dst must
+// not overlap src. It panics if limit is negative.
 //
 // Decompress does not allocate when dst has room for the output; otherwise it
 // usually allocates once, sized from the stream's trailer. When the trailer
@@ -42,7 +42,7 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 // into a buffer of its size, so that it allocates at most 1.25 times the
 // limit plus 64 KiB; a valid stream of several members, whose last trailer
 // sizes only the last member, can cost that size more.
-func Decompress(dst, src []byte, limit int) ([]byte, error) {
+func Decompress(dst, src []byte, limit int64) ([]byte, error) {
 	return pools.Decompress(dst, src, limit)
 }
 

@@ -102,14 +102,14 @@ func BenchmarkDecompress(b *testing.B) {
 			sink = out.Bytes()
 		})
 		b.Run("size="+size.name+"/impl=gzpool", func(b *testing.B) {
-			out, err := gzpool.Decompress(make([]byte, 0, len(src)), stream, len(src)) // warm the pool
+			out, err := gzpool.Decompress(make([]byte, 0, len(src)), stream, int64(len(src))) // warm the pool
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(len(src)))
 			defer reusetest.ReportAllocs(b)()
 			for b.Loop() {
-				if out, err = gzpool.Decompress(out[:0], stream, len(src)); err != nil {
+				if out, err = gzpool.Decompress(out[:0], stream, int64(len(src))); err != nil {
 					b.Fatal(err)
 				}
 				if len(out) != len(src) {

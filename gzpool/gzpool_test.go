@@ -57,11 +57,11 @@ func TestMultistream(t *testing.T) {
 	if err != nil || !bytes.Equal(std, want) {
 		t.Fatalf("compress/gzip reads %d bytes, %v; want %d", len(std), err, len(want))
 	}
-	got, err := gzpool.Decompress(nil, stream, len(want))
+	got, err := gzpool.Decompress(nil, stream, int64(len(want)))
 	if err != nil || !bytes.Equal(got, want) {
 		t.Errorf("Decompress = %q, %v; want %q", got, err, want)
 	}
-	if _, err := gzpool.Decompress(nil, stream, len(want)-1); !errors.Is(err, gzpool.ErrTooLarge) {
+	if _, err := gzpool.Decompress(nil, stream, int64(len(want)-1)); !errors.Is(err, gzpool.ErrTooLarge) {
 		t.Errorf("Decompress with limit %d: err = %v, want ErrTooLarge", len(want)-1, err)
 	}
 	r, err := gzpool.NewReader(bytes.NewReader(stream))
@@ -142,7 +142,7 @@ func TestGzipCommand(t *testing.T) {
 		for _, level := range []string{"-1", "-6", "-9"} {
 			t.Run(fmt.Sprintf("gzip-to-ours/%s/level=%s", name, level), func(t *testing.T) {
 				stream := run(t, src, gz, "-c", "-n", level)
-				got, err := gzpool.Decompress(nil, stream, len(src))
+				got, err := gzpool.Decompress(nil, stream, int64(len(src)))
 				if err != nil || !bytes.Equal(got, src) {
 					t.Errorf("Decompress of gzip %s output: %d bytes, %v; want %d", level, len(got), err, len(src))
 				}
@@ -158,7 +158,7 @@ func TestGzipCommand(t *testing.T) {
 		os.WriteFile(b, inputs["200B"], 0o600)
 		stream := append(run(t, nil, gz, "-c", a), run(t, nil, gz, "-c", "-9", b)...)
 		want := append(bytes.Clone(inputs["1MiB"]), inputs["200B"]...)
-		got, err := gzpool.Decompress(nil, stream, len(want))
+		got, err := gzpool.Decompress(nil, stream, int64(len(want)))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("Decompress of two gzip members: %d bytes, %v; want %d", len(got), err, len(want))
 		}
@@ -295,7 +295,7 @@ func FuzzDecompress(f *testing.F) {
 	f.Add(stdGzip(f, make([]byte, 1<<20), 9), uint16(60000))
 	f.Fuzz(func(t *testing.T, src []byte, limit16 uint16) {
 		limit := int(limit16)
-		out, err := gzpool.Decompress(nil, src, limit)
+		out, err := gzpool.Decompress(nil, src, int64(limit))
 		if len(out) > limit {
 			t.Fatalf("Decompress returned %d bytes, above the limit %d", len(out), limit)
 		}
@@ -340,7 +340,7 @@ func FuzzRoundTrip(f *testing.F) {
 		if want := stdGzip(t, src, level); !bytes.Equal(z, want) {
 			t.Fatalf("Compress(level %d) differs from compress/gzip", level)
 		}
-		got, err := gzpool.Decompress(nil, z, len(src))
+		got, err := gzpool.Decompress(nil, z, int64(len(src)))
 		if err != nil || !bytes.Equal(got, src) {
 			t.Fatalf("Decompress(Compress(src)) = %d bytes, %v; want %d", len(got), err, len(src))
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reuse-go/reuse/codec"
+	"github.com/reuse-go/reuse/internal/toolarge"
 )
 
 // Errors returned by New and by the request bodies the handler decompresses.
@@ -16,7 +17,8 @@ var (
 	ErrConfig = errors.New("httpcompress: invalid config")
 	// ErrRequestTooLarge is wrapped, beside an *http.MaxBytesError, by the
 	// Read of a decompressed request body that would pass Config.RequestLimit.
-	ErrRequestTooLarge = errors.New("httpcompress: decompressed request body too large")
+	// It wraps reuse.ErrTooLarge, the sentinel of every limit.
+	ErrRequestTooLarge = toolarge.Sentinel("httpcompress: decompressed request body too large")
 )
 
 // DefaultMinSize is the minimum size of a response body that Handler

@@ -31,16 +31,16 @@ func TestDecode(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		in    string
-		limit int
+		limit int64
 		// wantErr: "" for success, "too large", "syntax", "type".
 		wantErr string
 	}{
 		{"w8", w7, 1 << 20, ""},
-		{"exactly the limit", w7, len(w7), ""},
-		{"one byte over", w7, len(w7) - 1, "too large"},
+		{"exactly the limit", w7, int64(len(w7)), ""},
+		{"one byte over", w7, int64(len(w7) - 1), "too large"},
 		{"far over", big, 100, "too large"},
-		{"big within limit", big, len(big), ""},
-		{"big one over", big, len(big) - 1, "too large"},
+		{"big within limit", big, int64(len(big)), ""},
+		{"big one over", big, int64(len(big) - 1), "too large"},
 		{"trailing space", w7 + "\n \t", 1 << 10, ""},
 		{"empty", "", 1 << 10, "syntax"},
 		{"truncated", w7[:20], 1 << 10, "syntax"},
@@ -65,7 +65,7 @@ func TestDecode(t *testing.T) {
 				} else {
 					err = jsonpool.Decode(cr, &got, tc.limit)
 				}
-				if cr.n > tc.limit+1 {
+				if int64(cr.n) > tc.limit+1 {
 					t.Errorf("%s: Decode read %d bytes with limit %d, want at most %d", rname, cr.n, tc.limit, tc.limit+1)
 				}
 				switch tc.wantErr {
@@ -114,7 +114,7 @@ func TestDecodeMisusePanics(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		r     io.Reader
-		limit int
+		limit int64
 	}{
 		{"zero limit", strings.NewReader("1"), 0},
 		{"negative limit", strings.NewReader("1"), -1},
@@ -242,7 +242,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		var want, got any
 		wantErr := json.Unmarshal(data, &want)
-		err := jsonpool.Decode(bytes.NewReader(data), &got, limit)
+		err := jsonpool.Decode(bytes.NewReader(data), &got, int64(limit))
 		if len(data) > limit {
 			if !errors.Is(err, jsonpool.ErrTooLarge) {
 				t.Fatalf("Decode(%d bytes, limit %d) = %v, want ErrTooLarge", len(data), limit, err)

@@ -16,15 +16,15 @@ import (
 func TestDecodeLimitExtremes(t *testing.T) {
 	const doc = `{"a":1}`
 	tests := []struct {
-		limit int
+		limit int64
 		err   error  // want errors.Is(err, err); nil for success
 		panic string // want a panic containing this
 	}{
 		{math.MaxInt, nil, ""},
 		{math.MaxInt - 1, nil, ""},
 		{math.MaxInt / 2, nil, ""},
-		{len(doc), nil, ""},
-		{len(doc) - 1, jsonpool.ErrTooLarge, ""},
+		{int64(len(doc)), nil, ""},
+		{int64(len(doc) - 1), jsonpool.ErrTooLarge, ""},
 		{1, jsonpool.ErrTooLarge, ""},
 		{0, nil, "limit < 1"},
 		{-1, nil, "limit < 1"},

@@ -58,7 +58,7 @@ func (p *Values[T]) Put(v *T) {
 // it, with Decode(r, v, limit); see Decode for the limit and the errors. On
 // success the caller owns the result and gives it back with Put; on error
 // the value is already back in the pool and Decode returns nil.
-func (p *Values[T]) Decode(r io.Reader, limit int) (*T, error) {
+func (p *Values[T]) Decode(r io.Reader, limit int64) (*T, error) {
 	v := p.Get()
 	if err := Decode(r, v, limit); err != nil {
 		p.Put(v)

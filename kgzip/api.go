@@ -30,11 +30,11 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 //
 // Decompress produces at most limit bytes. Once the output would exceed limit
 // it stops, having decompressed only limit+1 bytes, and returns an error
-// wrapping ErrTooLarge. Corrupt or truncated input returns an error wrapping
-// both ErrCorrupt and the cause. On any error the returned slice is dst: its
-// length is unchanged, though bytes in its spare capacity may have been
-// overwritten. The spare capacity of dst must not overlap src. It panics if
-// limit is negative.
+// wrapping ErrTooLarge, which matches reuse.ErrTooLarge. Corrupt or truncated
+// input returns an error wrapping both ErrCorrupt and the cause. On any error
+// the returned slice is dst: its length is unchanged, though bytes in its
+// spare capacity may have been overwritten. The spare capacity of dst must
+// not overlap src. It panics if limit is negative.
 //
 // Decompress takes a new klauspost decoder for every call, about 38 KB in 7
 // allocations (see "Readers are not reused" in the package documentation);
@@ -46,7 +46,7 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 // the limit plus 64 KiB and a second decoder; a valid stream of several
 // members, whose last trailer sizes only the last member, can cost that size
 // more.
-func Decompress(dst, src []byte, limit int) ([]byte, error) {
+func Decompress(dst, src []byte, limit int64) ([]byte, error) {
 	return pools.Decompress(dst, src, limit)
 }
 

@@ -140,10 +140,10 @@ func BenchmarkDecompress(b *testing.B) {
 		})
 		for _, impl := range []struct {
 			name       string
-			decompress func(dst, src []byte, limit int) ([]byte, error)
+			decompress func(dst, src []byte, limit int64) ([]byte, error)
 		}{{"gzpool", gzpool.Decompress}, {"kgzip", kgzip.Decompress}} {
 			b.Run("size="+size.name+"/impl="+impl.name, func(b *testing.B) {
-				out, err := impl.decompress(make([]byte, 0, len(src)), stream, len(src)) // warm the pool
+				out, err := impl.decompress(make([]byte, 0, len(src)), stream, int64(len(src))) // warm the pool
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -151,7 +151,7 @@ func BenchmarkDecompress(b *testing.B) {
 				defer reusetest.ReportAllocs(b)()
 				defer reportCPU(b)()
 				for b.Loop() {
-					if out, err = impl.decompress(out[:0], stream, len(src)); err != nil {
+					if out, err = impl.decompress(out[:0], stream, int64(len(src))); err != nil {
 						b.Fatal(err)
 					}
 					if len(out) != len(src) {

@@ -12,7 +12,7 @@ import (
 // zlibpool, flatepool and kgzip, so errors.Is works across them.
 var (
 	// ErrTooLarge is wrapped by Decompress when the output would exceed its
-	// limit.
+	// limit. It wraps reuse.ErrTooLarge, the sentinel of every limit.
 	ErrTooLarge = codec.ErrTooLarge
 	// ErrCorrupt is wrapped, beside the underlying cause (gzip.ErrHeader,
 	// gzip.ErrChecksum, a flate.CorruptInputError, io.ErrUnexpectedEOF),

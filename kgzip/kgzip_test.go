@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/gzpool"
 	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/kgzip"
@@ -65,7 +66,7 @@ func TestRoundTrip(t *testing.T) {
 				if back, err := stdGunzip(z[1:]); err != nil || !bytes.Equal(back, src) {
 					t.Fatalf("compress/gzip reads Compress output as %d bytes, %v; want %d", len(back), err, len(src))
 				}
-				back, err := kgzip.Decompress(nil, z[1:], size)
+				back, err := kgzip.Decompress(nil, z[1:], int64(size))
 				if err != nil || !bytes.Equal(back, src) {
 					t.Fatalf("Decompress: %d bytes, %v; want %d", len(back), err, len(src))
 				}
@@ -73,12 +74,12 @@ func TestRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if back, err := kgzip.Decompress(nil, std, size); err != nil || !bytes.Equal(back, src) {
+				if back, err := kgzip.Decompress(nil, std, int64(size)); err != nil || !bytes.Equal(back, src) {
 					t.Fatalf("Decompress of compress/gzip output: %d bytes, %v; want %d", len(back), err, len(src))
 				}
 				if size > 0 {
-					if _, err := kgzip.Decompress(nil, z[1:], size-1); !errors.Is(err, kgzip.ErrTooLarge) {
-						t.Fatalf("Decompress with limit %d: err = %v, want ErrTooLarge", size-1, err)
+					if _, err := kgzip.Decompress(nil, z[1:], int64(size-1)); !errors.Is(err, kgzip.ErrTooLarge) || !errors.Is(err, reuse.ErrTooLarge) {
+						t.Fatalf("Decompress with limit %d: err = %v, want kgzip.ErrTooLarge and reuse.ErrTooLarge", size-1, err)
 					}
 				}
 
@@ -186,7 +187,7 @@ func TestConcurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if back, err = kgzip.Decompress(back[:0], z, len(src)); err != nil || !bytes.Equal(back, src) {
+				if back, err = kgzip.Decompress(back[:0], z, int64(len(src))); err != nil || !bytes.Equal(back, src) {
 					t.Errorf("round trip: %d bytes, %v; want %d", len(back), err, len(src))
 					return
 				}

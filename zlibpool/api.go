@@ -30,18 +30,18 @@ func Compress(dst, src []byte, level int) ([]byte, error) {
 //
 // Decompress produces at most limit bytes. Once the output would exceed limit
 // it stops, having decompressed only limit+1 bytes, and returns an error
-// wrapping ErrTooLarge. Corrupt or truncated input returns an error wrapping
-// both ErrCorrupt and the cause. On any error the returned slice is dst: its
-// length is unchanged, though bytes in its spare capacity may have been
-// overwritten. The spare capacity of dst must not overlap src. It panics if
-// limit is negative.
+// wrapping ErrTooLarge, which matches reuse.ErrTooLarge. Corrupt or truncated
+// input returns an error wrapping both ErrCorrupt and the cause. On any error
+// the returned slice is dst: its length is unchanged, though bytes in its
+// spare capacity may have been overwritten. The spare capacity of dst must
+// not overlap src. It panics if limit is negative.
 //
 // Decompress does not allocate when dst has room for the output; otherwise it
 // grows the output by doubling, from 512 bytes, up to an eighth of the limit
 // (or 32 KiB). Longer output is decompressed twice, once to measure it and
 // once into a buffer of its size, so that whatever the input Decompress
 // allocates at most 1.25 times the limit plus 64 KiB.
-func Decompress(dst, src []byte, limit int) ([]byte, error) {
+func Decompress(dst, src []byte, limit int64) ([]byte, error) {
 	return pools.Decompress(dst, src, limit)
 }
 

@@ -15,10 +15,10 @@ func ExampleCompress() {
 	if err != nil {
 		panic(err)
 	}
-	plain, err := zlibpool.Decompress(nil, z, len(body))
+	plain, err := zlibpool.Decompress(nil, z, int64(len(body)))
 	fmt.Println(string(plain[:14]), len(plain), err)
 
-	_, err = zlibpool.Decompress(nil, z, len(body)-1)
+	_, err = zlibpool.Decompress(nil, z, int64(len(body)-1))
 	fmt.Println(errors.Is(err, zlibpool.ErrTooLarge))
 	// Output:
 	// zlib, pooled;  420 <nil>

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/httpcompress"
 	"github.com/reuse-go/reuse/httpcompress/khttp"
 	"github.com/reuse-go/reuse/internal/race"
@@ -145,8 +146,8 @@ func TestRequestBomb(t *testing.T) {
 			if resp.StatusCode != 413 {
 				t.Errorf("%s %s: status %d, want 413: %q (handler read %d, %v)", ce, path, resp.StatusCode, respBody, read, readErr)
 			}
-			if read != limit || !errors.Is(readErr, httpcompress.ErrRequestTooLarge) {
-				t.Errorf("%s %s: handler read %d bytes (%v), want exactly the limit %d and ErrRequestTooLarge", ce, path, read, readErr, limit)
+			if read != limit || !errors.Is(readErr, httpcompress.ErrRequestTooLarge) || !errors.Is(readErr, reuse.ErrTooLarge) {
+				t.Errorf("%s %s: handler read %d bytes (%v), want exactly the limit %d and ErrRequestTooLarge, reuse.ErrTooLarge", ce, path, read, readErr, limit)
 			}
 			// The client's copy of the bomb, the decoder and the server's
 			// buffers; nothing near 1 GiB.

@@ -20,7 +20,7 @@ const Limit = 256 << 10
 // Codec is the pooled codec under test.
 type Codec struct {
 	// Decompress is the package's Decompress.
-	Decompress func(dst, src []byte, limit int) ([]byte, error)
+	Decompress func(dst, src []byte, limit int64) ([]byte, error)
 	// NewReader is the package's NewReader.
 	NewReader func(r io.Reader) (io.ReadCloser, error)
 	// ErrTooLarge and ErrCorrupt are the package's sentinels.

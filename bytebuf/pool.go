@@ -109,7 +109,7 @@ type Pool struct {
 
 	_ [64]byte // counters written on rare events: keep off the lines above
 
-	news, drops, changes atomic.Uint64
+	news, growNews, drops, changes atomic.Uint64
 	// hint is the class the last window of any P moved to, 0 before any (defOf).
 	hint atomic.Int32
 	// grown has a bit set for each size a growth reached (see grow).
@@ -189,7 +189,7 @@ func (p *Pool) Get() *Buffer {
 	}
 	if !perp.OK {
 		p.gets.Add(1)
-		return p.handOut(p.fromClass(p.sharedDef()))
+		return p.handOut(p.fromClass(p.sharedDef(), &p.news))
 	}
 	a := p.slots.Load()
 	if a == nil {
@@ -200,7 +200,7 @@ func (p *Pool) Get() *Buffer {
 	if sl == nil {
 		perp.Unpin()
 		p.slots.Count(true) // GOMAXPROCS grew this instant
-		return p.handOut(p.fromClass(p.sharedDef()))
+		return p.handOut(p.fromClass(p.sharedDef(), &p.news))
 	}
 	perp.Add(&sl.Gets)
 	// The stack holds the default class alone (Put empties it when the
@@ -214,7 +214,7 @@ func (p *Pool) Get() *Buffer {
 	}
 	d := p.defOf(sl.Aux)
 	perp.Unpin()
-	b := p.fromClass(d)
+	b := p.fromClass(d, &p.news)
 	b.slots = a
 	return p.handOut(b)
 }
@@ -236,8 +236,8 @@ func (p *Pool) slotsNow() *perp.Slot {
 	return p.slots.MakeShort(nil)
 }
 
-// fromClass returns an empty Buffer of capacity defSize(c), kept or new.
-func (p *Pool) fromClass(c int) *Buffer {
+// fromClass returns an empty Buffer of capacity defSize(c), kept or new (counted in *made).
+func (p *Pool) fromClass(c int, made *atomic.Uint64) *Buffer {
 	if cp := p.classesNow(); c < cp.Classes() {
 		for b := cp.Get(c); b != nil; b = cp.Get(c) {
 			if unpark(b) {
@@ -245,12 +245,12 @@ func (p *Pool) fromClass(c int) *Buffer {
 			}
 		}
 	}
+	made.Add(1)
 	return p.newBuffer(defSize(c))
 }
 
 // newBuffer makes a Buffer of capacity size, counted in alive until freed.
 func (p *Pool) newBuffer(size int) *Buffer {
-	p.news.Add(1)
 	b := &Buffer{buf: make([]byte, 0, size), pool: p}
 	b.arr = p.count(b.buf)
 	return b
@@ -497,9 +497,8 @@ func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
 	if size > p.maxCapBytes() || size <= 0 {
 		// The largest power of two within MaxCap, if it holds need.
 		if size = defSize(p.topClass()); size < need {
-			c := cap(old)
 			b.buf = appendGrow(old, need)
-			p.recount(b, c)
+			p.recount(b, cap(old))
 			return
 		}
 	}
@@ -509,7 +508,7 @@ func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
 	if held == nil && p.exchange(b, size) {
 		return
 	}
-	h := p.fromClass(sizeClass(size))
+	h := p.fromClass(sizeClass(size), &p.growNews)
 	if debug.Enabled {
 		debug.Check(p, unsafe.Pointer(h), h.buf[:cap(h.buf)], debug.Poison)
 	}
@@ -570,8 +569,9 @@ func (p *Pool) exchange(b *Buffer, size int) bool {
 }
 
 // recount counts b's array, which an append put in place of one of
-// capacity old, in alive instead of that one, now the collector's.
+// capacity old, in alive instead of that one, and in growNews.
 func (p *Pool) recount(b *Buffer, old int) {
+	p.growNews.Add(1)
 	b.arr.cleanup.Stop()
 	p.alive.Add(-int64(old))
 	b.arr = p.count(b.buf)
@@ -580,12 +580,11 @@ func (p *Pool) recount(b *Buffer, old int) {
 // Stats is a snapshot of a Pool's counters and sizing.
 type Stats struct {
 	// Gets and Puts count the calls; Puts only those of Buffers of this
-	// pool. News counts the Buffers made, by Get or by growth, when the
-	// pool kept none of the capacity needed; Drops the Buffers Put did not
-	// keep: over MaxCap or the budget, or not made by a Pool.
-	Gets, Puts, News, Drops uint64
-	// DefaultCap is the capacity Get hands out on the first processor
-	// (each processor sizes its own; see the package documentation).
+	// pool. News counts the Gets that made a Buffer (the hit ratio is 1 -
+	// News/Gets), GrowNews the arrays growth made, Drops the Buffers Put
+	// did not keep: over MaxCap or the budget, or not made by a Pool.
+	Gets, Puts, News, GrowNews, Drops uint64
+	// DefaultCap is the capacity Get hands out on the first P (each sizes its own).
 	DefaultCap int
 	// KeepCap is the largest capacity the pool keeps: MaxCap.
 	KeepCap int
@@ -611,6 +610,7 @@ func (p *Pool) Stats() Stats {
 		Gets:          gets + p.gets.Load(),
 		Puts:          puts + p.puts.Load(),
 		News:          p.news.Load(),
+		GrowNews:      p.growNews.Load(),
 		Drops:         p.drops.Load(),
 		DefaultCap:    defSize(def),
 		KeepCap:       p.maxCapBytes(),

@@ -28,6 +28,10 @@ var (
 	calibrationsDesc = prometheus.NewDesc("reuse_buffer_pool_calibrations_total",
 		"Times the pool recomputed its sizes from the lengths written into its buffers.",
 		[]string{poolLabel}, nil)
+	growNewsDesc = prometheus.NewDesc("reuse_buffer_pool_grow_news_total",
+		"Arrays the pool created for buffers that outgrew theirs, having none of the size kept. "+
+			"Not Gets: reuse_pool_news_total and the hit ratio leave them out.",
+		[]string{poolLabel}, nil)
 )
 
 // bufferGauges are the gauge families of a byte-buffer pool, in the order of
@@ -36,7 +40,7 @@ var bufferGauges = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDe
 
 // bufferDescs are all the families a byte-buffer pool reports besides the
 // pool families.
-var bufferDescs = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDesc, calibrationsDesc}
+var bufferDescs = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDesc, calibrationsDesc, growNewsDesc}
 
 // RegisterBuffers adds a byte-buffer pool to c under name. Besides the four
 // counters every pool reports (under the same names, so that sums over pools
@@ -46,6 +50,11 @@ var bufferDescs = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDes
 //	reuse_buffer_pool_keep_capacity_bytes     gauge    largest capacity it keeps on Put
 //	reuse_buffer_pool_retained_bytes          gauge    estimated bytes it holds
 //	reuse_buffer_pool_calibrations_total      counter  recalibrations of those sizes
+//	reuse_buffer_pool_grow_news_total         counter  arrays created for buffers that grew
+//
+// Its reuse_pool_news_total counts the Gets that created a Buffer, not the
+// arrays growth created, so that 1 - news/gets is its hit ratio as for
+// every other pool.
 //
 // A bytebuf.Pool always counts its Gets and Puts, in batches: they are lower
 // bounds, see bytebuf.Stats.
@@ -65,8 +74,8 @@ type bufferBlock struct {
 	pool poolBlock
 	g    [len(bufferGauges)]gauge
 	gd   [len(bufferGauges)]dto.Gauge
-	cal  counter
-	cald dto.Counter
+	cal  [2]counter // calibrations, grow news
+	cald [2]dto.Counter
 }
 
 func collectBuffers(ch chan<- prometheus.Metric, e *entry) {
@@ -82,7 +91,12 @@ func collectBuffers(ch chan<- prometheus.Metric, e *entry) {
 		b.gd[i].Value = &b.g[i].v
 		ch <- &b.g[i]
 	}
-	b.cal = counter{desc: calibrationsDesc, labels: e.labels, dto: &b.cald, v: float64(s.Calibrations)}
-	b.cald.Value = &b.cal.v
-	ch <- &b.cal
+	for i, c := range [2]struct {
+		d *prometheus.Desc
+		v uint64
+	}{{calibrationsDesc, s.Calibrations}, {growNewsDesc, s.GrowNews}} {
+		b.cal[i] = counter{desc: c.d, labels: e.labels, dto: &b.cald[i], v: float64(c.v)}
+		b.cald[i].Value = &b.cal[i].v
+		ch <- &b.cal[i]
+	}
 }

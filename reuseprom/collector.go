@@ -40,8 +40,9 @@ var (
 			"CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).",
 		[]string{poolLabel}, nil)
 	newsDesc = prometheus.NewDesc("reuse_pool_news_total",
-		"Values the pool had to create because it had none to give. "+
-			"With gets counted, the hit ratio is 1 - news/gets.",
+		"Gets that created a value because the pool had none to give; a byte-buffer pool counts the "+
+			"arrays its buffers grew into apart (reuse_buffer_pool_grow_news_total). "+
+			"With gets counted, the hit ratio is 1 - news/gets, for every kind of pool.",
 		[]string{poolLabel}, nil)
 	dropsDesc = prometheus.NewDesc("reuse_pool_drops_total",
 		"Values put back that the pool did not keep: nil, refused by Accept, or too large.",

@@ -40,7 +40,7 @@ reuse_pool_drops_total{pool="b"} 2
 # TYPE reuse_pool_gets_total counter
 reuse_pool_gets_total{pool="a"} 10
 reuse_pool_gets_total{pool="b"} 0
-# HELP reuse_pool_news_total Values the pool had to create because it had none to give. With gets counted, the hit ratio is 1 - news/gets.
+# HELP reuse_pool_news_total Gets that created a value because the pool had none to give; a byte-buffer pool counts the arrays its buffers grew into apart (reuse_buffer_pool_grow_news_total). With gets counted, the hit ratio is 1 - news/gets, for every kind of pool.
 # TYPE reuse_pool_news_total counter
 reuse_pool_news_total{pool="a"} 3
 reuse_pool_news_total{pool="b"} 5
@@ -426,5 +426,33 @@ func TestCollectorReadsLiveBufferPool(t *testing.T) {
 	}
 	if s.News == 0 || s.DefaultCap == 0 {
 		t.Errorf("bytebuf.Pool.Stats() = %+v after 100 Get/Put, want News and DefaultCap > 0", s)
+	}
+}
+
+// TestBufferPoolHitRatioOfABatchJob scrapes the batch job of issue 60, two
+// 4 MiB Buffers written in 1 KiB pieces, and computes the hit ratio as the
+// package documents it: it must lie in [0, 1]. It was -7.5 (2 gets, 17
+// news) when news counted the arrays growth made; those are
+// reuse_buffer_pool_grow_news_total now.
+func TestBufferPoolHitRatioOfABatchJob(t *testing.T) {
+	p := new(bytebuf.Pool)
+	piece := []byte(strings.Repeat("x", 1<<10))
+	for range 2 {
+		b := p.Get()
+		for b.Len() < 4<<20 {
+			b.Write(piece)
+		}
+		p.Put(b)
+	}
+	c := reuseprom.NewCollector()
+	if err := c.RegisterBuffers("batch", p); err != nil {
+		t.Fatal(err)
+	}
+	gets, news := valueOf(t, c, "reuse_pool_gets_total", "batch"), valueOf(t, c, "reuse_pool_news_total", "batch")
+	if r := 1 - news/gets; gets != 2 || r < 0 || r > 1 {
+		t.Errorf("gets = %g, news = %g: hit ratio 1 - news/gets = %g, want 2 gets and a ratio in [0, 1]", gets, news, r)
+	}
+	if g := valueOf(t, c, "reuse_buffer_pool_grow_news_total", "batch"); g != float64(p.Stats().GrowNews) || g == 0 {
+		t.Errorf("reuse_buffer_pool_grow_news_total = %g, want Stats().GrowNews = %d, above 0", g, p.Stats().GrowNews)
 	}
 }

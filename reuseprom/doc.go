@@ -18,12 +18,13 @@
 //
 //	reuse_pool_gets_total    counter  calls to Get (only while the pool's CountAll is set, else 0)
 //	reuse_pool_puts_total    counter  values put back and kept (only while CountAll is set, else 0)
-//	reuse_pool_news_total    counter  values created because the pool was empty
+//	reuse_pool_news_total    counter  Gets that created a value because the pool was empty
 //	reuse_pool_drops_total   counter  values put back and not kept (nil, refused, too large)
 //
 // Gets and Puts cost an add in a per-P slot on every call, so pools count them
 // only when asked (reuse.Pool.CountAll); they are exported either way and read
-// 0 when not counted. With them, the hit ratio over five minutes is
+// 0 when not counted. With them, the hit ratio over five minutes, for every
+// kind of pool, is
 //
 //	1 - rate(reuse_pool_news_total[5m]) / rate(reuse_pool_gets_total[5m])
 //
@@ -35,6 +36,12 @@
 //	reuse_buffer_pool_keep_capacity_bytes     gauge    largest capacity kept on Put
 //	reuse_buffer_pool_retained_bytes          gauge    estimated bytes held by kept buffers
 //	reuse_buffer_pool_calibrations_total      counter  recalibrations of those sizes
+//	reuse_buffer_pool_grow_news_total         counter  arrays created for buffers that grew
+//
+// A Buffer that outgrows its array takes a larger one, kept or new; the new
+// ones count in reuse_buffer_pool_grow_news_total, not in news, since no Get
+// missed: a batch job that writes two 4 MiB Buffers in 1 KiB pieces reads 2
+// gets, at most 2 news and the growths apart.
 //
 // The names follow the Prometheus conventions (base units, _total on
 // counters); the package's tests check them with client_golang's

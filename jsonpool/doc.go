@@ -12,6 +12,25 @@
 // zeroed, so that a field missing from one document never shows the previous
 // document's value (pitfall P3).
 //
+// # With bytebuf
+//
+// A bytebuf.Buffer is an io.Writer: Encode(buf, &v) writes the encoding and
+// its newline into it in one Write, so the Buffer grows at most once, taking
+// its larger array from its pool, and a warm path allocates nothing (pass a
+// pointer: a slice or struct converted to an interface is boxed):
+//
+//	buf := pool.Get() // pool is a bytebuf.Pool
+//	err := jsonpool.Encode(buf, &v)
+//	w.Write(buf.Bytes())
+//	pool.Put(buf)
+//
+// encoding/json always marshals into a buffer of its own first and then
+// copies it out; no encoding/json API takes the destination, so that copy is
+// the floor for every caller. It keeps that buffer in a sync.Pool of its own,
+// which collections empty (pitfall P6): what a heap profile shows growing
+// under encoding/json's encodeState is that buffer made again after a
+// collection, not something a pool of yours can take over.
+//
 // # Ownership
 //
 // Nothing pooled is ever returned: Append's result is the caller's dst

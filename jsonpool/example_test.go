@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/reuse-go/reuse/bytebuf"
 	"github.com/reuse-go/reuse/jsonpool"
 )
 
@@ -48,6 +49,26 @@ func ExampleEncode() {
 		panic(err)
 	}
 	// Output: {"id":1}
+}
+
+// A response encoded into a pooled bytebuf.Buffer, then written out: Encode
+// writes the whole encoding in one Write, so the Buffer grows at most once,
+// through its pool.
+func ExampleEncode_bytebuf() {
+	var pool bytebuf.Pool // one per program, shared
+	type Item struct {
+		ID   int    `json:"id"`
+		Name string `json:"name"`
+	}
+	v := []Item{{1, "knife"}, {2, "shield"}}
+
+	buf := pool.Get()
+	if err := jsonpool.Encode(buf, &v); err != nil { // &v: a pointer, not boxed into an interface
+		panic(err)
+	}
+	buf.WriteTo(os.Stdout) // or w.Write(buf.Bytes()) in a handler
+	pool.Put(buf)
+	// Output: [{"id":1,"name":"knife"},{"id":2,"name":"shield"}]
 }
 
 func ExampleDecode() {

@@ -68,6 +68,11 @@ type Misuse struct {
 	Pool string
 	// Detail says what happened in one line, with the call sites.
 	Detail string
+	// Site is "file:line" of the caller's call that misused the pool (the
+	// second Put, the next Get that found a write), or of the Get of a
+	// leaked object. The stacks start there too: the module's own frames
+	// before it are left out.
+	Site string
 	// Stacks holds the labelled stacks: both Puts of a double Put, the Put and
 	// the next Get of a use after Put, the Get of a leak.
 	Stacks string
@@ -81,7 +86,7 @@ func (m Misuse) String() string {
 }
 
 func (m Misuse) report() debug.Report {
-	return debug.Report{Kind: debug.Kind(m.Kind), Pool: m.Pool, Detail: m.Detail, Stacks: m.Stacks}
+	return debug.Report{Kind: debug.Kind(m.Kind), Pool: m.Pool, Detail: m.Detail, Site: m.Site, Stacks: m.Stacks}
 }
 
 // MisuseKind is the kind of a Misuse.
@@ -130,7 +135,7 @@ func SetMisuseHandler(f func(Misuse)) (previous func(Misuse)) {
 	if f != nil {
 		h = &debug.Handler{
 			F: func(r debug.Report) {
-				f(Misuse{Kind: MisuseKind(r.Kind), Pool: r.Pool, Detail: r.Detail, Stacks: r.Stacks})
+				f(Misuse{Kind: MisuseKind(r.Kind), Pool: r.Pool, Detail: r.Detail, Site: r.Site, Stacks: r.Stacks})
 			},
 			Orig: f,
 		}

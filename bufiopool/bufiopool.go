@@ -62,6 +62,16 @@ var (
 	writers [classes]reuse.Pool[*bufio.Writer]
 )
 
+// The debug build's reports name the handles the callers hold.
+func init() {
+	if debug.Enabled {
+		for c := range classes {
+			debug.Name(&readers[c], "bufiopool.Reader")
+			debug.Name(&writers[c], "bufiopool.Writer")
+		}
+	}
+}
+
 // Reader is a *bufio.Reader on loan from a pool, with all of its methods.
 // Close gives it back. Use the embedded *bufio.Reader directly where an API
 // wants one (textproto.NewReader, http.ReadRequest), but only until Close.

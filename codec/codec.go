@@ -8,8 +8,10 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/reuse-go/reuse"
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/toolarge"
 )
 
@@ -169,7 +171,23 @@ func New(f Format) (*Codec, error) {
 		}
 		return &rentry{d: f.NewDecompressor()}
 	}
+	if debug.Enabled {
+		// Reports name the handles the callers hold, not the entries.
+		for i := range c.writers {
+			debug.Name(&c.writers[i], handleName(f.Name, "Writer"))
+		}
+		debug.Name(&c.readers, handleName(f.Name, "Reader"))
+	}
 	return c, nil
+}
+
+// handleName is how a report names a handle of the format: "gzpool.Writer"
+// for a package's Writer, "khttp gzip Writer" for a Name that is not one.
+func handleName(name, handle string) string {
+	if strings.ContainsAny(name, " ") {
+		return name + " " + handle
+	}
+	return name + "." + handle
 }
 
 // Must returns c, and panics if err is not nil. It is for package-level

@@ -1,6 +1,13 @@
 package reusetest
 
-import "github.com/reuse-go/reuse/internal/debug"
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/reuse-go/reuse/internal/debug"
+)
 
 // FailOnMisuse makes every misuse of a pool that the debug build (-tags
 // reusedebug) detects during t (a double Put, a use after Put, a leak) fail
@@ -22,7 +29,30 @@ import "github.com/reuse-go/reuse/internal/debug"
 // parallel with other tests using pools.
 func FailOnMisuse(t TB) {
 	t.Helper()
-	scope(t, func(r debug.Report, _ *debug.Handler) { t.Errorf("%s", r) })
+	scope(t, func(r debug.Report, _ *debug.Handler) { fail(t, r) })
+}
+
+// fail fails t with r. t.Errorf would name the line of its own call, here:
+// the pool's frames between the caller and the report cannot be marked as
+// helpers. Where t is the testing package's own and has Output (Go 1.25),
+// fail writes r there, behind the caller's file:line as Errorf writes its
+// own, and marks t failed.
+func fail(t TB, r debug.Report) {
+	o, ok := t.(interface {
+		Output() io.Writer
+		Fail()
+	})
+	switch t.(type) {
+	case *testing.T, *testing.B, *testing.F:
+	default:
+		ok = false // a double that embeds a testing.TB records Errorf
+	}
+	if !ok || r.Site == "" {
+		t.Errorf("%s", r)
+		return
+	}
+	fmt.Fprintf(o.Output(), "%s: %s\n", filepath.Base(r.Site), r)
+	o.Fail()
 }
 
 // IgnoreLeaks is for a test that drops objects taken by Get on purpose (to

@@ -4,6 +4,10 @@ package reusetest_test
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -151,5 +155,39 @@ func TestLeakGoesToHandlerAtGet(t *testing.T) {
 	})
 	if len(rt.errors) != 0 {
 		t.Errorf("a leak taken before the test began failed it: %q", rt.errors)
+	}
+}
+
+// TestFailOnMisuseNamesTheCallersLine runs itself in a child process, where
+// a double Put under FailOnMisuse fails a real *testing.T, and reads what
+// the testing package printed: the failure must be located at the second
+// Put's line, as t.Errorf locates a test's own failures. It was located at
+// reusetest's debug.go, the line of FailOnMisuse's call to t.Errorf.
+func TestFailOnMisuseNamesTheCallersLine(t *testing.T) {
+	if os.Getenv("REUSETEST_CHILD") == "1" {
+		reusetest.FailOnMisuse(t)
+		var p reuse.Pool[*[64]byte]
+		x := new([64]byte)
+		p.Put(x)
+		_, _, line, _ := runtime.Caller(0)
+		p.Put(x) // line+1
+		fmt.Printf("second Put at line %d\n", line+1)
+		return
+	}
+	if _, ok := any(t).(interface{ Output() io.Writer }); !ok {
+		t.Skip("testing.T has no Output before Go 1.25: FailOnMisuse uses Errorf")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFailOnMisuseNamesTheCallersLine$", "-test.v")
+	cmd.Env = append(os.Environ(), "REUSETEST_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the child passed; want it failed by its double Put:\n%s", out)
+	}
+	var line int
+	for _, l := range strings.Split(string(out), "\n") {
+		fmt.Sscanf(l, "second Put at line %d", &line)
+	}
+	if want := fmt.Sprintf("    debug_test.go:%d: reuse: double Put on ", line); line == 0 || !strings.Contains(string(out), want) {
+		t.Errorf("the child's output does not contain %q:\n%s", want, out)
 	}
 }

@@ -3,6 +3,8 @@
 package debug
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -175,19 +177,48 @@ func TestCheckReplacedMemory(t *testing.T) {
 	Put(pool, obj)
 }
 
-func TestInModule(t *testing.T) {
-	for fn, want := range map[string]bool{
-		"github.com/reuse-go/reuse.(*Pool[...]).Get":               true,
-		"github.com/reuse-go/reuse/bytebuf.(*Pool).Get":            true,
-		"github.com/reuse-go/reuse/internal/codec.getWriter":       true,
-		"github.com/reuse-go/reuse_test.TestX":                     false,
-		"github.com/reuse-go/reuse/bytebuf_test.TestX.func1":       false,
-		"github.com/reuse-go/reusefork.F":                          false,
-		"main.main":                                                false,
-		"github.com/reuse-go/reuse/examples/server.(*h).ServeHTTP": true,
+// TestInternal: the frames a report leaves out before the caller's are
+// those of the module's library packages, told by package path and file,
+// not by function name.
+func TestInternal(t *testing.T) {
+	for _, tc := range []struct {
+		fn, file string
+		want     bool
+	}{
+		{"github.com/reuse-go/reuse.(*Pool[...]).Get", "/m/pool.go", true},
+		{"github.com/reuse-go/reuse.putAllowed[...]", "/m/pool.go", true},
+		{"github.com/reuse-go/reuse/bytebuf.(*Pool).putSlow", "/m/bytebuf/pool.go", true},
+		{"github.com/reuse-go/reuse/codec.getWriter", "/m/codec/codec.go", true},
+		{"github.com/reuse-go/reuse/internal/debug.Put", "/m/internal/debug/track.go", true},
+		{"github.com/reuse-go/reuse/httpcompress/khttp.openZstd", "/m/httpcompress/khttp/khttp.go", true},
+		// A white-box test in a package of the module is the caller.
+		{"github.com/reuse-go/reuse/bytebuf.TestDebug", "/m/bytebuf/debug_test.go", false},
+		{"github.com/reuse-go/reuse.TestPool.func1", "/m/pool_internal_test.go", false},
+		{"github.com/reuse-go/reuse_test.TestX", "/m/pool_test.go", false},
+		{"github.com/reuse-go/reuse/bytebuf_test.TestX.func1", "", false},
+		{"github.com/reuse-go/reusefork.F", "/f/f.go", false},
+		{"main.main", "/u/main.go", false},
+		// The module's programs use the pools as any program does.
+		{"github.com/reuse-go/reuse/examples/server.(*h).ServeHTTP", "/m/examples/server/main.go", false},
+		{"github.com/reuse-go/reuse/cmd/reuse/internal/report.w5", "/m/cmd/reuse/internal/report/w5.go", false},
+		{"github.com/reuse-go/reuse/ports/logger.(*Logger).Info", "/m/ports/logger/logger.go", false},
 	} {
-		if got := inModule(fn); got != want {
-			t.Errorf("inModule(%q) = %v, want %v", fn, got, want)
+		if got := internal(runtime.Frame{Function: tc.fn, File: tc.file}); got != tc.want {
+			t.Errorf("internal(%s in %s) = %v, want %v", tc.fn, tc.file, got, tc.want)
+		}
+	}
+}
+
+func TestAPIName(t *testing.T) {
+	for fn, want := range map[string]string{
+		"github.com/reuse-go/reuse/bytebuf.(*Buffer).Write":     "bytebuf: Buffer.Write",
+		"github.com/reuse-go/reuse/bytebuf.(*Buffer).AppendInt": "bytebuf: Buffer.AppendInt",
+		"github.com/reuse-go/reuse.(*Pool[...]).Put":            "reuse: Pool.Put",
+		"github.com/reuse-go/reuse/gzpool.NewWriter":            "gzpool: NewWriter",
+		"": "",
+	} {
+		if got := apiName(fn); got != want {
+			t.Errorf("apiName(%q) = %q, want %q", fn, got, want)
 		}
 	}
 }
@@ -197,5 +228,27 @@ func TestKindString(t *testing.T) {
 		if got := k.String(); got != want {
 			t.Errorf("Kind(%d).String() = %q, want %q", k, got, want)
 		}
+	}
+}
+
+// TestReportsStartInAWhiteBoxTest: a test in a package of the module is the
+// caller, though its functions are named like the package's own: its frames
+// are kept, and its line is the site. They used to be left out as the
+// module's, and the site was the testing package's line.
+func TestReportsStartInAWhiteBoxTest(t *testing.T) {
+	got := catch(t)
+	pool, x := new(fakePool), new([16]byte)
+	Put(pool, unsafe.Pointer(x))
+	_, file, line, _ := runtime.Caller(0)
+	Put(pool, unsafe.Pointer(x)) // line+1
+	if len(*got) != 1 {
+		t.Fatalf("reports %v, want one double Put", *got)
+	}
+	r := (*got)[0]
+	if want := file + ":" + strconv.Itoa(line+1); r.Site != want || !strings.Contains(r.Detail, "put again at "+want) {
+		t.Errorf("Site %q, Detail %q: want the site %s", r.Site, r.Detail, want)
+	}
+	if want := "second Put:\n\tgithub.com/reuse-go/reuse/internal/debug.TestReportsStartInAWhiteBoxTest\n"; !strings.HasPrefix(r.Stacks, want) {
+		t.Errorf("Stacks start %q, want %q", r.Stacks[:min(len(r.Stacks), 200)], want)
 	}
 }

@@ -45,6 +45,7 @@ func collected(r *record) {
 			Kind:   Leak,
 			Pool:   r.poolName(),
 			Detail: fmt.Sprintf("object %#x was taken by Get at %s and collected without Put", r.obj, r.get.site()),
+			Site:   r.get.site(),
 			Stacks: b.String(),
 		}
 	}

@@ -69,3 +69,6 @@ func GotSlice(pool any, obj unsafe.Pointer, capBytes int) {}
 
 // SettleSlices does nothing in a normal build.
 func SettleSlices(h *Handler) {}
+
+// Name does nothing in a normal build.
+func Name(pool any, name string) {}

@@ -40,6 +40,10 @@ type Report struct {
 	Pool string
 	// Detail says what happened, in one line.
 	Detail string
+	// Site is "file:line" of the caller's call that misused the pool (the
+	// second Put, the use after Put, the next Get), or of the Get of a
+	// leaked object: the caller's first frame, past the module's own.
+	Site string
 	// Stacks holds the labelled stacks (the two Puts, or the Put and the Get,
 	// or the Get of a leaked object), formatted like a panic's.
 	Stacks string

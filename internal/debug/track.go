@@ -42,10 +42,11 @@ type record struct {
 	// default), which owns the report if the object leaks.
 	scope *Handler
 	// pool is the pool of the last Get or Put, for messages.
-	poolType reflect.Type
-	poolAddr uintptr
-	get, put stack
-	seals    [modes]seal
+	poolType  reflect.Type
+	poolAddr  uintptr
+	poolLabel string // given with Name
+	get, put  stack
+	seals     [modes]seal
 }
 
 // shard is one part of the table, padded so shards do not share cache lines.
@@ -85,17 +86,32 @@ func (s *shard) find(obj unsafe.Pointer) *record {
 func (r *record) setPool(pool any) {
 	r.poolType = reflect.TypeOf(pool)
 	r.poolAddr = 0
+	r.poolLabel = ""
 	if v := reflect.ValueOf(pool); v.Kind() == reflect.Pointer {
 		r.poolAddr = v.Pointer()
+		if l, ok := names.Load(poolKeyOf(pool)); ok {
+			r.poolLabel = l.(string)
+		}
 	}
 }
 
 func (r *record) poolName() string {
-	if r.poolType == nil {
+	switch {
+	case r.poolType == nil:
 		return "unknown pool"
+	case r.poolLabel != "":
+		return fmt.Sprintf("%s (pool at %#x)", r.poolLabel, r.poolAddr)
 	}
 	return fmt.Sprintf("%v at %#x", r.poolType, r.poolAddr)
 }
+
+// names holds the names given with Name, by pool.
+var names sync.Map // key -> string
+
+// Name gives pool, a pointer, the name its reports use: the type its
+// callers hold ("gzpool.Writer") where the pool's own type is an internal
+// one (*reuse.Pool[*codec.wentry]).
+func Name(pool any, name string) { names.Store(poolKeyOf(pool), name) }
 
 // Put is called first thing in a pool's Put with the object's identity: a
 // pointer to it, or to its first element for a slice. It records the Put and
@@ -125,6 +141,7 @@ func put(pool any, obj unsafe.Pointer) (ok, wasOut bool) {
 			Kind:   DoublePut,
 			Pool:   poolName(pool),
 			Detail: fmt.Sprintf("object %#x was put back at %s and not taken out since; put again at %s (not stored again)", r.obj, r.put.site(), now.site()),
+			Site:   now.site(),
 			Stacks: b.String(),
 		}
 		s.mu.Unlock()
@@ -223,6 +240,7 @@ func Discard(pool any, obj unsafe.Pointer) {
 			Kind:   DoublePut,
 			Pool:   poolName(pool),
 			Detail: fmt.Sprintf("object %#x was put back at %s and not taken out since; discarded at %s (the pool may still hand it out)", r.obj, r.put.site(), now.site()),
+			Site:   now.site(),
 			Stacks: b.String(),
 		}
 		s.mu.Unlock()
@@ -344,6 +362,7 @@ func Check(pool any, obj unsafe.Pointer, mem []byte, mode Mode) {
 		Kind:   UseAfterPut,
 		Pool:   poolName(pool),
 		Detail: fmt.Sprintf("object %#x: %s; put back at %s, next taken at %s", r.obj, detail, r.put.site(), now.site()),
+		Site:   now.site(),
 		Stacks: b.String() + "(the write happened between these two calls, by code still holding the object after Put)\n",
 	}
 	s.mu.Unlock()

@@ -19,13 +19,19 @@ const Debug = debug.Enabled
 //     stored a second time, so two callers never get it at once. Objects are
 //     told apart by identity: a pointer, a map, a channel, or a slice's first
 //     element.
-//   - Use after Put: byte buffers and slices of numbers are filled with a
-//     poison pattern (0xDE 0xAD 0xBE 0xEF, repeated) on Put, and the next Get of
-//     the same object checks it, so a write after Put is reported and a stale
-//     reader sees poison instead of another caller's data. A Pool[T] does not
-//     poison: it snapshots, after Reset, the memory a pointer T points to (or
-//     a slice T's elements up to cap) and reports when the next Get finds it
-//     changed.
+//   - Use after Put, at the call: a method of a bytebuf.Buffer (Write,
+//     Bytes, Len, any of them) called after the Buffer's Put and before the
+//     pool hands it out again is reported at once, on the caller's
+//     goroutine, naming the method; by default it panics there.
+//   - Use after Put, at the next Get: byte buffers and slices of numbers are
+//     filled with a poison pattern (0xDE 0xAD 0xBE 0xEF, repeated) on Put,
+//     and the next Get of the same memory checks it, so a write after Put
+//     through a slice (what Bytes or AvailableBuffer returned, a Slices
+//     slice) is reported there, which in a server is another request's
+//     goroutine, and a stale reader sees poison instead of another
+//     caller's data. A Pool[T] does not poison: it snapshots, after Reset,
+//     the memory a pointer T points to (or a slice T's elements up to cap)
+//     and reports when the next Get finds it changed.
 //   - Leaks: an object taken by Get and collected by the garbage collector
 //     without being Put back or given up with Discard is reported with the
 //     call site of its Get. Reports arrive some time after the collection,
@@ -36,8 +42,11 @@ const Debug = debug.Enabled
 // interface or func value, nothing (the pool holds a copy, with no identity);
 // for a pointer T, writes to memory reachable only through the pointed-to
 // value's own pointers (a *bytes.Buffer's bytes; the bytes pools poison those
-// instead); a read after Put that writes nothing; a write after Put undone
-// before the next Get, or made after that Get; a use after Put of an object
+// instead); a read after Put through a slice, which writes nothing; a write
+// through a slice after Put undone before the next Get; any use after the
+// pool handed the object out again, when it is the next caller's (a
+// bytebuf.Buffer method included: the debug build does not hold objects
+// back); a use after Put of an object
 // the pool dropped (the garbage collector or Accept); a leak of a Slices
 // slice that coincides with the Put of a larger array the pool did not hand
 // out (which append could have made to replace it), while a slice whose
@@ -69,9 +78,9 @@ type Misuse struct {
 	// Detail says what happened in one line, with the call sites.
 	Detail string
 	// Site is "file:line" of the caller's call that misused the pool (the
-	// second Put, the next Get that found a write), or of the Get of a
-	// leaked object. The stacks start there too: the module's own frames
-	// before it are left out.
+	// second Put, the call after Put, the next Get that found a write), or
+	// of the Get of a leaked object. The stacks start there too: the
+	// module's own frames before it are left out.
 	Site string
 	// Stacks holds the labelled stacks: both Puts of a double Put, the Put and
 	// the next Get of a use after Put, the Get of a leak.
@@ -96,7 +105,8 @@ type MisuseKind uint8
 const (
 	// DoublePut is a Put of an object already put back and not taken since.
 	DoublePut = MisuseKind(debug.DoublePut)
-	// UseAfterPut is an object changed between its Put and its next Get.
+	// UseAfterPut is an object used after its Put: a method called on it,
+	// or its memory changed before its next Get.
 	UseAfterPut = MisuseKind(debug.UseAfterPut)
 	// Leak is an object taken by Get and collected without Put.
 	Leak = MisuseKind(debug.Leak)
@@ -116,7 +126,9 @@ func (k MisuseKind) String() string { return debug.Kind(k).String() }
 //	         off    ignore it
 //
 // Without REUSEDEBUG, a double Put and a use after Put panic, in the
-// goroutine that called Put or Get, and a leak is logged: a leak is found on
+// goroutine that made the faulty call (the second Put, the method called
+// after Put) or, for a write through a slice after Put, the next Get of that
+// memory, and a leak is logged: a leak is found on
 // the runtime's cleanup goroutine, where a panic would end the program.
 // REUSEDEBUG=leak=panic restores that panic. REUSEDEBUG is read once, at the
 // first report without a handler; invalid entries are ignored with a

@@ -129,12 +129,14 @@
 // # Debug build
 //
 // Built with -tags reusedebug, every pool of the module reports a double Put,
-// a write after Put (poison or snapshot, checked at the next Get) and an
-// object collected without Put; see [Misuse] for what it can and cannot see,
-// and [SetMisuseHandler] and reusetest.FailOnMisuse for where reports go: by
-// default a double Put or use after Put panics at the faulty call and a leak
-// is printed to standard error, and the REUSEDEBUG environment variable
-// changes that per kind. A value given up on purpose is not a leak when the
+// a use after Put (a bytebuf.Buffer method called after Put, at the call; a
+// write through a slice after Put, by poison or snapshot, at the next Get)
+// and an object collected without Put; see [Misuse] for what it can and
+// cannot see, and [SetMisuseHandler] and reusetest.FailOnMisuse for where
+// reports go: by default a double Put or use after Put panics, on the
+// goroutine that found it (the faulty call's, except for a write through a
+// slice: the next Get's), and a leak is printed to standard error, and the
+// REUSEDEBUG environment variable changes that per kind. A value given up on purpose is not a leak when the
 // code says so with the pool's Discard ([Pool.Discard]). It
 // costs microseconds per Get/Put pair, mostly runtime.Callers
 // (benchmarks/README.md has the figures), and allocates nothing in steady

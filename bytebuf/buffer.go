@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/reuse-go/reuse/internal/debug"
 	"github.com/reuse-go/reuse/internal/perp"
 )
 
@@ -54,10 +55,10 @@ func (b *Buffer) empty() {
 }
 
 // Len returns the number of bytes in the buffer.
-func (b *Buffer) Len() int { return len(b.buf) }
+func (b *Buffer) Len() int { debug.Live(unsafe.Pointer(b)); return len(b.buf) } // methods read via Len or Bytes: the check after Put
 
 // Cap returns the capacity of the buffer's underlying array.
-func (b *Buffer) Cap() int { return cap(b.buf) }
+func (b *Buffer) Cap() int { debug.Live(unsafe.Pointer(b)); return cap(b.buf) }
 
 // AvailableBuffer returns an empty slice with the buffer's unused capacity,
 // like bytes.Buffer.AvailableBuffer: append to it and pass the result to
@@ -69,12 +70,12 @@ func (b *Buffer) Cap() int { return cap(b.buf) }
 //	buf.Write(strconv.AppendInt(buf.AvailableBuffer(), x, 10))
 //
 // The slice aliases the buffer, and is valid only until its next change.
-func (b *Buffer) AvailableBuffer() []byte { return b.buf[len(b.buf):] }
+func (b *Buffer) AvailableBuffer() []byte { debug.Live(unsafe.Pointer(b)); return b.buf[len(b.buf):] }
 
 // Bytes returns the contents of the buffer. The slice aliases the buffer: it
 // is valid only until the buffer's next change (Write, Append, Reset,
 // Truncate, Grow, ReadFrom, WriteTo), and never after its Put to a Pool.
-func (b *Buffer) Bytes() []byte { return b.buf }
+func (b *Buffer) Bytes() []byte { debug.Live(unsafe.Pointer(b)); return b.buf }
 
 // String returns the contents of the buffer as a string, a copy. If b is nil
 // it returns "<nil>", like bytes.Buffer.
@@ -82,16 +83,16 @@ func (b *Buffer) String() string {
 	if b == nil {
 		return "<nil>"
 	}
-	return string(b.buf)
+	return string(b.Bytes())
 }
 
 // Reset empties the buffer and keeps its capacity.
-func (b *Buffer) Reset() { b.empty() }
+func (b *Buffer) Reset() { debug.Live(unsafe.Pointer(b)); b.empty() }
 
 // Truncate keeps the first n bytes of the buffer. It panics if n is negative
 // or greater than Len, like bytes.Buffer.Truncate.
 func (b *Buffer) Truncate(n int) {
-	if n < 0 || n > len(b.buf) {
+	if n < 0 || n > b.Len() {
 		panic("bytebuf: Buffer.Truncate: truncation out of range")
 	}
 	b.peak = max(b.peak, len(b.buf))
@@ -103,6 +104,9 @@ func (b *Buffer) Truncate(n int) {
 // cannot be allocated (the runtime's "makeslice: cap out of range", or out
 // of memory, as for append); it never returns with less room than asked.
 func (b *Buffer) Grow(n int) {
+	if debug.Enabled { // out of WriteRune's and AppendQuote's inlined Grow
+		debug.Live(unsafe.Pointer(b))
+	}
 	if n < 0 {
 		panic("bytebuf: Buffer.Grow: negative count")
 	}
@@ -137,12 +141,14 @@ func appendGrow(buf []byte, need int) []byte {
 
 // Write appends p to the buffer. It returns len(p) and a nil error.
 func (b *Buffer) Write(p []byte) (n int, err error) {
+	debug.Live(unsafe.Pointer(b)) // not in add: add must inline, or p escapes (debug build)
 	add(b, p, growAdd[[]byte])
 	return len(p), nil
 }
 
 // WriteString appends s to the buffer. It returns len(s) and a nil error.
 func (b *Buffer) WriteString(s string) (n int, err error) {
+	debug.Live(unsafe.Pointer(b))
 	add(b, s, growAdd[string])
 	return len(s), nil
 }
@@ -171,6 +177,9 @@ func growAdd[S []byte | string](b *Buffer, p S) {
 
 // WriteByte appends c to the buffer. The error is always nil.
 func (b *Buffer) WriteByte(c byte) error {
+	if debug.Enabled { // a call, even empty, costs WriteByte its inlining
+		debug.Live(unsafe.Pointer(b))
+	}
 	if len(b.buf) == cap(b.buf) {
 		b.grow(1, nil)
 	}
@@ -186,9 +195,7 @@ func (b *Buffer) WriteRune(r rune) (n int, err error) {
 		b.WriteByte(byte(r))
 		return 1, nil
 	}
-	if cap(b.buf)-len(b.buf) < utf8.UTFMax {
-		b.grow(utf8.UTFMax, nil)
-	}
+	b.Grow(utf8.UTFMax)
 	m := len(b.buf)
 	b.buf = utf8.AppendRune(b.buf, r)
 	return len(b.buf) - m, nil
@@ -202,7 +209,7 @@ func (b *Buffer) WriteRune(r rune) (n int, err error) {
 func (b *Buffer) ReadFrom(r io.Reader) (n int64, err error) {
 	var held *Buffer
 	hold := &held // b's array stays out of the pool while r may read it (bytes.NewReader(b.Bytes()))
-	if len(b.buf) == 0 {
+	if b.Len() == 0 {
 		hold = nil // nothing to read there
 	}
 	defer b.pool.giveBack(hold)
@@ -231,7 +238,7 @@ func (b *Buffer) ReadFrom(r io.Reader) (n int64, err error) {
 // bytes stay in the buffer and the error is w's error, or io.ErrShortWrite.
 // It panics if w reports writing more than it was given.
 func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
-	if len(b.buf) > 0 {
+	if b.Len() > 0 {
 		m, e := w.Write(b.buf)
 		if uint(m) > uint(len(b.buf)) {
 			panic("bytebuf: Buffer.WriteTo: invalid Write count")
@@ -250,21 +257,14 @@ func (b *Buffer) WriteTo(w io.Writer) (n int64, err error) {
 	return n, err
 }
 
-// The Append methods format into an array on the stack and then write the
-// result, so that the buffer grows by exactly what is added; a longer
-// result still works (strconv or time allocates it).
-
-// AppendInt appends the decimal form of i, as strconv.AppendInt.
-func (b *Buffer) AppendInt(i int64) {
-	var tmp [24]byte
-	b.Write(strconv.AppendInt(tmp[:0], i, 10))
-}
+// AppendInt appends the decimal form of i, as strconv.AppendInt. The Append
+// methods format into an array on the stack and then write the result, so
+// that the buffer grows by exactly what is added; a longer result still works
+// (strconv or time allocates it).
+func (b *Buffer) AppendInt(i int64) { var tmp [24]byte; b.Write(strconv.AppendInt(tmp[:0], i, 10)) }
 
 // AppendUint appends the decimal form of u, as strconv.AppendUint.
-func (b *Buffer) AppendUint(u uint64) {
-	var tmp [24]byte
-	b.Write(strconv.AppendUint(tmp[:0], u, 10))
-}
+func (b *Buffer) AppendUint(u uint64) { var tmp [24]byte; b.Write(strconv.AppendUint(tmp[:0], u, 10)) }
 
 // AppendFloat appends f formatted as strconv.AppendFloat(dst, f, fmt, prec,
 // bitSize) does.

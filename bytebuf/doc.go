@@ -92,9 +92,9 @@
 // write it out with WriteTo before Put. Bytes is valid only until the next
 // change: a Write that grows the buffer moves it to another array.
 //
-// Get always returns an empty Buffer: nothing left by the previous user to
-// Reset (pitfall P3), although the bytes beyond Len are not cleared. Do not
-// pool Buffers that held secrets.
+// Get always returns an empty Buffer (pitfall P3), though the bytes beyond Len
+// are not cleared: do not pool secrets. A write after Put reaches the next
+// user's Buffer; reuse.Misuse says where the debug build reports it.
 //
 // # Concurrency
 //

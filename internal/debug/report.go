@@ -13,8 +13,9 @@ const (
 	// DoublePut is a Put of an object already put back and not taken out
 	// since. The second Put does not store the object.
 	DoublePut Kind = iota + 1
-	// UseAfterPut is an object whose memory changed between its Put and its
-	// next Get: someone wrote to it after giving it back.
+	// UseAfterPut is an object used after its Put: a method called on it
+	// (Live), or its memory changed between its Put and its next Get
+	// (Check).
 	UseAfterPut
 	// Leak is an object taken by Get and collected without being Put back.
 	Leak

@@ -113,6 +113,37 @@ var names sync.Map // key -> string
 // one (*reuse.Pool[*codec.wentry]).
 func Name(pool any, name string) { names.Store(poolKeyOf(pool), name) }
 
+// Live is called first thing by the methods of a pooled object whose
+// caller holds it between Get and Put (a bytebuf.Buffer): if the object
+// was put back and not taken out since, the call is a use after Put,
+// reported at once, on the caller's goroutine, naming the method.
+func Live(obj unsafe.Pointer) {
+	if obj == nil {
+		return
+	}
+	s := shardOf(obj)
+	s.mu.Lock()
+	r := s.find(obj)
+	if r == nil || !r.in {
+		s.mu.Unlock()
+		return
+	}
+	var now stack
+	now.capture()
+	var b strings.Builder
+	now.format(&b, "use")
+	r.put.format(&b, "Put")
+	rep := Report{
+		Kind:   UseAfterPut,
+		Pool:   r.poolName(),
+		Detail: fmt.Sprintf("%s called at %s on object %#x, which was put back at %s and not taken out since", now.api(), now.site(), r.obj, r.put.site()),
+		Site:   now.site(),
+		Stacks: b.String(),
+	}
+	s.mu.Unlock()
+	send(rep)
+}
+
 // Put is called first thing in a pool's Put with the object's identity: a
 // pointer to it, or to its first element for a slice. It records the Put and
 // returns true, or reports a double Put and returns false, in which case the

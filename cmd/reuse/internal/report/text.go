@@ -224,18 +224,19 @@ func sig3(v float64) string {
 }
 
 // Bytes formats a byte count to 3 significant digits: 24, 1.00Ki, 8.00Mi,
-// 1.50Gi.
+// 1.50Gi. A count that would take four digits in a unit (1000Ki to 1023Ki)
+// is in the next one (0.977Mi to 1.00Mi).
 func Bytes(b float64) string {
-	switch {
-	case b < 1024:
+	if roundSig(b) < 1000 {
 		if b == math.Trunc(b) {
 			return fmt.Sprintf("%.0f", b)
 		}
 		return fmt.Sprintf("%.3g", b)
-	case roundSig(b/1024) < 1024:
-		return sig3(b/1024) + "Ki"
-	case roundSig(b/(1<<20)) < 1024:
-		return sig3(b/(1<<20)) + "Mi"
+	}
+	for i, u := range [...]string{"Ki", "Mi"} {
+		if v := b / float64(int64(1)<<(10*(i+1))); roundSig(v) < 1000 {
+			return sig3(v) + u
+		}
 	}
 	return sig3(b/(1<<30)) + "Gi"
 }

@@ -28,6 +28,14 @@ func TestFormats(t *testing.T) {
 		{"Bytes", report.Bytes, 0.0015, "0.0015"},
 		{"Bytes", report.Bytes, 1024, "1.00Ki"},
 		{"Bytes", report.Bytes, 8 << 20, "8.00Mi"},
+		// Never four digits: 1000 of a unit or more is the next unit.
+		{"Bytes", report.Bytes, 1 << 20, "1.00Mi"},
+		{"Bytes", report.Bytes, 1024*1024 - 100, "1.00Mi"}, // was 1024Ki
+		{"Bytes", report.Bytes, 1000 * 1024, "0.977Mi"},    // was 1000Ki
+		{"Bytes", report.Bytes, 999.4 * 1024, "999Ki"},
+		{"Bytes", report.Bytes, 1000, "0.977Ki"}, // was 1000
+		{"Bytes", report.Bytes, 999, "999"},
+		{"Bytes", report.Bytes, 1023.9 * (1 << 20), "1.00Gi"},
 		{"Fraction", report.Fraction, 0, "0"},
 		{"Fraction", report.Fraction, 1, "1"},
 		{"Fraction", report.Fraction, 0.8, "0.8"},            // 4 of 5: not rounded down to 0 (P5)

@@ -82,8 +82,9 @@ func TestHeadlineTies(t *testing.T) {
 	if ag.Loss != [2]string{"W1 a", "W1 a"} || ag.LossHow != HeadlineSame || !ag.OK() {
 		t.Errorf("loss %q, %s; want W1 a in both, the same", ag.Loss, ag.LossHow)
 	}
+	// The summary lists them from the largest loss on.
 	s := Summarize(b).Findings[0]
-	if want := "its largest losses, which this run cannot tell apart, are W1 a (0.840× [0.710–0.950×]) and W1 b (0.760× [0.720–0.990×])"; !strings.Contains(s, want) {
+	if want := "its largest losses, which this run cannot tell apart, are W1 b (0.760× [0.720–0.990×]) and W1 a (0.840× [0.710–0.950×])"; !strings.Contains(s, want) {
 		t.Errorf("summary = %q, want it to contain %q", s, want)
 	}
 	// W1 a alone in one run, W1 b alone in the other (the other case is
@@ -109,5 +110,24 @@ func TestUnsteadyNoHeadline(t *testing.T) {
 	s := Summarize(r).Findings[0]
 	if !strings.Contains(s, "its largest gain is W1 a (1.20×") || strings.Contains(s, "12.4k") {
 		t.Errorf("summary = %q, want W1 a as the largest gain, not W1 b's unsteady 12.4k×", s)
+	}
+}
+
+// TestLargestLossNeverLeftOut: the summary lists the losses it cannot tell
+// apart from the largest one, four at most and then "N more". Listed in the
+// report's order, five W1 cases with wide intervals came before W4 serial,
+// the largest loss, which the summary then left out among the "2 more"
+// while it named W1 n=10 at 0.929× (issue 60). The list now starts with
+// the largest loss and goes down.
+func TestLargestLossNeverLeftOut(t *testing.T) {
+	r := agreeRun(iv(0.70, 0.95, 0.99), iv(0.71, 0.929, 0.98), iv(0.72, 0.96, 0.99), iv(0.70, 0.94, 0.99), iv(0.73, 0.97, 0.99))
+	r.Workloads[0].Cases[1].Name = "n=10"
+	w4 := agreeRun(iv(0.72, 0.758, 0.80))
+	w4.Workloads[0].ID, w4.Workloads[0].Cases[0].Name = "W4", "serial"
+	r.Workloads = append(r.Workloads, w4.Workloads[0])
+	s := Summarize(r).Findings[0]
+	want := "its largest losses, which this run cannot tell apart, are W4 serial (0.758× [0.720–0.800×]), W1 n=10 (0.929× [0.710–0.980×]), W1 d (0.940× [0.700–0.990×]), W1 a (0.950× [0.700–0.990×]) and 2 more"
+	if !strings.Contains(s, want) {
+		t.Errorf("summary = %q,\nwant it to contain %q", s, want)
 	}
 }

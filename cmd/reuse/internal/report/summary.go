@@ -84,6 +84,10 @@ func label(w Workload, c Case) string {
 type extreme struct {
 	caseRef
 	group []caseRef
+	// ranked is group from the most extreme median on, the order in
+	// which the summary lists it: cut after four, a list in the report's
+	// order left the largest loss out when four cases came before it.
+	ranked []caseRef
 }
 
 // tally counts the statuses of one comparison over every case and returns
@@ -132,21 +136,31 @@ func extremeOf(refs []caseRef, status string, beats, reaches func(a, b Interval)
 		}
 	}
 	e.caseRef = e.group[0]
+	e.ranked = slices.Clone(e.group)
+	slices.SortStableFunc(e.ranked, func(a, b caseRef) int {
+		switch {
+		case beats(a.cmp.Speedup, b.cmp.Speedup):
+			return -1
+		case beats(b.cmp.Speedup, a.cmp.Speedup):
+			return 1
+		}
+		return 0
+	})
 	return e
 }
 
 // phrase is the extreme for the summary: "its largest gain is W11 (9.04×
 // [5.81–15.1×])", or "its largest losses, which this run cannot tell
 // apart, are W4 serial (0.766× [0.728–0.782×]) and W4 parallel (0.817×
-// [0.765–0.866×])".
+// [0.765–0.866×])", the most extreme first, four at most.
 func (e extreme) phrase(what, whats string) string {
 	if len(e.group) == 1 {
 		return fmt.Sprintf("its largest %s is %s (%s)", what, e.name, Interval3(e.cmp.Speedup))
 	}
 	var l []string
-	for i, c := range e.group {
+	for i, c := range e.ranked {
 		if i == 4 {
-			l = append(l, fmt.Sprintf("%d more", len(e.group)-i))
+			l = append(l, fmt.Sprintf("%d more", len(e.ranked)-i))
 			break
 		}
 		l = append(l, fmt.Sprintf("%s (%s)", c.name, Interval3(c.cmp.Speedup)))

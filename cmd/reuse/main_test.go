@@ -438,7 +438,7 @@ func verdictProblems(c map[string]any) []string {
 			bad("%s: speedup %v outside its interval %v", v["name"], s, iv)
 		}
 	}
-	var baseHigh float64
+	var baseLow, baseHigh float64
 	for _, k := range []string{"headline", "baseline"} {
 		cmp, _ := vd[k].(map[string]any)
 		if cmp == nil {
@@ -453,7 +453,7 @@ func verdictProblems(c map[string]any) []string {
 		}
 		med, lo, hi, conf := iv["median"].(float64), iv["low"].(float64), iv["high"].(float64), iv["confidence"].(float64)
 		if k == "baseline" {
-			baseHigh = hi
+			baseLow, baseHigh = lo, hi
 		}
 		if st != "not measured" && (lo > med || med > hi) {
 			bad("%s: median %v outside [%v, %v]", k, med, lo, hi)
@@ -476,14 +476,33 @@ func verdictProblems(c map[string]any) []string {
 		}
 	}
 	pub, _ := vd["published_speedup"].(float64)
+	// The side of 1 each lies on: +1 faster, -1 slower, 0 holds 1.
+	side := func(lo, hi float64) int {
+		switch {
+		case lo > 1:
+			return 1
+		case hi < 1:
+			return -1
+		}
+		return 0
+	}
+	reaches := pub > 0 && (pub >= 1 && baseHigh >= pub || pub < 1 && baseLow <= pub)
 	switch r := vd["reproduction"]; r {
 	case "reproduced":
-		if pub <= 0 || baseHigh < pub {
-			bad("reproduced, but the interval's top %v is below the published %v", baseHigh, pub)
+		if pub <= 0 || side(baseLow, baseHigh) != side(pub, pub) || !reaches {
+			bad("reproduced, but the interval [%v, %v] is not on the side of 1 of the published %v, or does not reach it", baseLow, baseHigh, pub)
 		}
 	case "not reproduced here":
-		if pub <= 0 || baseHigh >= pub {
-			bad("not reproduced, but the interval's top %v reaches the published %v", baseHigh, pub)
+		if pub <= 0 || side(baseLow, baseHigh) != side(pub, pub) || reaches {
+			bad("not reproduced, but the interval [%v, %v] is on the other side of 1 from the published %v, or reaches it", baseLow, baseHigh, pub)
+		}
+	case "not confirmed here":
+		if pub <= 0 || side(baseLow, baseHigh) != 0 {
+			bad("not confirmed, but the interval [%v, %v] does not hold 1", baseLow, baseHigh)
+		}
+	case "contradicted here":
+		if pub <= 0 || side(baseLow, baseHigh)*side(pub, pub) != -1 {
+			bad("contradicted, but the interval [%v, %v] is not on the other side of 1 from the published %v", baseLow, baseHigh, pub)
 		}
 	case "no published ratio":
 		if pub != 0 {
@@ -511,6 +530,9 @@ func TestVerdictProblems(t *testing.T) {
 		{"reproduced below published", `{"headline":{"against":"p","status":"slower","speedup":{"median":0.42,"low":0.4,"high":0.45,"confidence":0.96}},
 			"baseline":{"against":"b","status":"slower","speedup":{"median":0.42,"low":0.4,"high":0.45,"confidence":0.96}},
 			"reproduction":"reproduced","published_speedup":2.0}`},
+		{"reproduced the other way (W4)", `{"headline":{"against":"p","status":"slower","speedup":{"median":0.79,"low":0.69,"high":0.81,"confidence":0.96}},
+			"baseline":{"against":"b","status":"faster","speedup":{"median":1.65,"low":1.35,"high":2.40,"confidence":0.96}},
+			"reproduction":"reproduced","published_speedup":0.841}`},
 		{"verdict from one round", `{"headline":{"against":"p","status":"slower","speedup":{"median":0.42,"low":0.42,"high":0.42,"confidence":0}},
 			"baseline":{"against":"b","status":"slower","speedup":{"median":0.42,"low":0.42,"high":0.42,"confidence":0}},
 			"reproduction":"no published ratio","published_speedup":0}`},

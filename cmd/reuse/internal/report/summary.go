@@ -203,11 +203,18 @@ func baselineFinding(r Report) string {
 			repro[c.Verdict.Reproduction] = append(repro[c.Verdict.Reproduction], label(w, c))
 		}
 	}
-	published := len(repro[Reproduced]) + len(repro[NotReproduced]) + len(repro[PublishedFake])
+	published := len(repro[PublishedFake])
+	var others []string
+	for _, word := range []string{Reproduced, NotReproduced, NotConfirmed, Contradicted} {
+		published += len(repro[word])
+		if l := repro[word]; len(l) > 0 && word != Reproduced {
+			others = append(others, word+": "+strings.Join(l, ", "))
+		}
+	}
 	if published > 0 {
 		s += fmt.Sprintf("; of %d published ratios it reproduces %d", published, len(repro[Reproduced]))
-		if l := repro[NotReproduced]; len(l) > 0 {
-			s += " (not reproduced here: " + strings.Join(l, ", ") + ")"
+		if len(others) > 0 {
+			s += " (" + strings.Join(others, "; ") + ")"
 		}
 		if l := repro[PublishedFake]; len(l) > 0 {
 			s += ", and " + strings.Join(l, ", ") + " published a ratio that is not real"

@@ -16,10 +16,14 @@ const (
 )
 
 // Reproductions: how reuse's speedup against fresh allocation compares with
-// the published pooled ratio.
+// the published pooled ratio, from the direction of each: a published
+// ratio above 1 found the pool faster than fresh allocation, one below 1
+// found it slower.
 const (
-	Reproduced    = "reproduced"               // the interval reaches the published ratio or lies above it
-	NotReproduced = "not reproduced here"      // the interval lies below it
+	Reproduced    = "reproduced"               // on the published side of 1, and reaching the published ratio
+	NotReproduced = "not reproduced here"      // on the published side of 1, but short of the published ratio
+	NotConfirmed  = "not confirmed here"       // the interval holds 1: no difference, where the write-up found one
+	Contradicted  = "contradicted here"        // on the other side of 1: the opposite of the write-up's finding
 	NoPublished   = "no published ratio"       // the write-up gives none for this case
 	PublishedFake = "published ratio not real" // the write-up's pooled code fails its check here
 	NotMeasured   = "not measured"             // too few rounds, or a check failed
@@ -35,8 +39,10 @@ var Legend = []struct{ Term, Meaning string }{
 	{StatusSlower, "the whole interval lies below 1×"},
 	{StatusFewRounds, "fewer than 5 rounds: no interval with at least 90% coverage, so no verdict"},
 	{"pool missed", fmt.Sprintf("a variant's pool had nothing to give, though the variant had dropped nothing, in more than %.0f%% of its timed ops (marked ~), so its figures measure fresh allocation as much as the pool; such a comparison never makes the summary's largest gain or loss", 100*MaxMissRate)},
-	{Reproduced, "reuse's interval against fresh allocation reaches the write-up's published ratio or lies above it"},
-	{NotReproduced, "the interval lies below the published ratio; the note says why, from this run's figures"},
+	{Reproduced, "reuse's interval against fresh allocation lies on the same side of 1× as the write-up's published ratio (the pool faster than fresh allocation, or slower) and reaches it"},
+	{NotReproduced, "the interval lies on the published ratio's side of 1×, but falls short of it: the same finding, smaller here; the note says why, from this run's figures"},
+	{NotConfirmed, "the interval holds 1×: this run finds no difference where the write-up found one, so its finding is not confirmed"},
+	{Contradicted, "the interval lies on the other side of 1× from the published ratio: the write-up found the pool slower than fresh allocation and this run finds it faster, or the reverse, so its finding is not confirmed"},
 	{PublishedFake, "the write-up's pooled code fails the report's check here (its ops return errors or wrong output), so its ratio measures nothing"},
 	{NoPublished, "the write-ups give no ratio for this case"},
 	{NotMeasured, "too few rounds, or a variant failed its check"},
@@ -134,14 +140,31 @@ func reproduction(vs []Variant, reuse int, v Verdict) (string, []string) {
 		return PublishedFake, []string{fmt.Sprintf("the published %s comes from the write-up's code, %q, which fails the check here: %s",
 			Ratio(vs[i].Published.Speedup), vs[i].Name, short(vs[i].Check))}
 	}
-	switch b := v.Baseline; {
-	case v.Published == 0:
+	b, pub := v.Baseline, v.Published
+	found, here := "faster", b.Status
+	if pub < 1 {
+		found = "slower"
+	}
+	switch {
+	case pub == 0:
 		return NoPublished, nil
 	case b.Status == StatusInvalid || b.Status == StatusFewRounds:
 		return NotMeasured, nil
-	case b.Speedup.High >= v.Published:
+	case here == StatusSame:
+		return NotConfirmed, []string{fmt.Sprintf("not confirmed: the write-up found the pool %s than fresh allocation (%s); here reuse is %s (%s)",
+			found, Ratio(pub), StatusSame, Interval3(b.Speedup))}
+	case here != found:
+		return Contradicted, []string{fmt.Sprintf("contradicted: the write-up found the pool %s than fresh allocation (%s); here reuse is %s (%s)",
+			found, Ratio(pub), here, Interval3(b.Speedup))}
+	case found == "faster" && b.Speedup.High >= pub, found == "slower" && b.Speedup.Low <= pub:
 		return Reproduced, nil
 	}
+	return NotReproduced, []string{"not reproduced: " + strings.Join(shortfall(vs, reuse, found, b.Speedup, pub), "; ")}
+}
+
+// shortfall says why reuse's interval, on the side of 1 the published
+// ratio found (found: "faster" or "slower"), falls short of it.
+func shortfall(vs []Variant, reuse int, found string, iv Interval, pub float64) []string {
 	var why []string
 	if b := vs[0]; b.Published != nil && b.Published.AllocsPerOp > 0 && b.AllocsPerOp+0.5 < b.Published.AllocsPerOp {
 		why = append(why, fmt.Sprintf("fresh allocation makes %s allocations per op here against %g published: this Go no longer makes allocations the pool used to save",
@@ -151,10 +174,14 @@ func reproduction(vs []Variant, reuse int, v Verdict) (string, []string) {
 		why = append(why, fmt.Sprintf("reuse saves %s of %s allocations per op, and the time left is the op's own work",
 			Fraction(vs[0].AllocsPerOp-r.AllocsPerOp), Fraction(vs[0].AllocsPerOp)))
 	}
-	if len(why) == 0 {
-		why = append(why, fmt.Sprintf("reuse measured %s against fresh allocation, below the published %s", Interval3(v.Baseline.Speedup), Ratio(v.Published)))
+	switch {
+	case len(why) > 0:
+	case found == "slower":
+		why = append(why, fmt.Sprintf("reuse measured %s against fresh allocation: slower, as published, but not as slow as the published %s", Interval3(iv), Ratio(pub)))
+	default:
+		why = append(why, fmt.Sprintf("reuse measured %s against fresh allocation: faster, as published, but short of the published %s", Interval3(iv), Ratio(pub)))
 	}
-	return NotReproduced, []string{"not reproduced: " + strings.Join(why, "; ")}
+	return why
 }
 
 // garbageNote says when reuse is no faster than fresh allocation but makes

@@ -23,7 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
+	"runtime"
 	"time"
 
 	"github.com/reuse-go/reuse/cmd/reuse/internal/report"
@@ -235,16 +235,32 @@ var errDisagree = errors.New("the runs disagree")
 // dependencies.
 const adviseModule = "cmd/reuse/advise"
 
-// advise is "reuse advise PROFILE": it runs the advise command with go run
-// in the clone this command runs in, so that the reuse module itself never
-// requires pprof.
+// advise is "reuse advise PROFILE": it builds the advise command in the
+// clone this command runs in, so that the reuse module itself never
+// requires pprof, and runs it here. Not with go run, which adds "exit
+// status 2" after a failed program's own message: the go run of this
+// command adds one already.
 func advise(args []string, stdout, stderr io.Writer) error {
 	dir, err := adviseDir()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", append([]string{"run", "."}, absPaths(args)...)...)
-	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, os.Stdin, stdout, stderr
+	tmp, err := os.MkdirTemp("", "reuse-advise-")
+	if err != nil {
+		return fmt.Errorf("advise: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	exe := filepath.Join(tmp, "advise")
+	if runtime.GOOS == "windows" {
+		exe += ".exe"
+	}
+	build := exec.Command("go", "build", "-o", exe, ".")
+	build.Dir, build.Stdout, build.Stderr = dir, stderr, stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("advise: building %s: %w", dir, err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
@@ -272,24 +288,6 @@ func adviseDir() (string, error) {
 		}
 		dir = parent
 	}
-}
-
-// absPaths makes the arguments that name existing files absolute, since
-// the advise command runs in its own directory.
-func absPaths(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a
-		if strings.HasPrefix(a, "-") || strings.Contains(a, "://") {
-			continue
-		}
-		if _, err := os.Stat(a); err == nil {
-			if abs, err := filepath.Abs(a); err == nil {
-				out[i] = abs
-			}
-		}
-	}
-	return out
 }
 
 func writeFile(name string, write func(io.Writer) error) error {

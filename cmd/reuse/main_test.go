@@ -648,7 +648,14 @@ func TestAdviseRuns(t *testing.T) {
 	if a["total_bytes"].(float64) <= 0 {
 		t.Errorf("advise read no allocations: %v", a)
 	}
-	if err := run([]string{"advise", filepath.Join(t.TempDir(), "missing")}, io.Discard, io.Discard); err == nil {
+	// An error is said once, by advise: the "exit status 2" that go run
+	// adds after a failed program was printed twice, once by the go run
+	// of advise and once by the go run of this command.
+	stderr.Reset()
+	if err := run([]string{"advise", filepath.Join(t.TempDir(), "missing")}, io.Discard, &stderr); err == nil {
 		t.Error("advise on a missing file: nil error")
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "no such file") || strings.Contains(msg, "exit status") {
+		t.Errorf("advise on a missing file wrote %q, want the error once and no exit status", msg)
 	}
 }

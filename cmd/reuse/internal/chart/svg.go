@@ -7,32 +7,55 @@ import (
 	"strings"
 )
 
-// Palette is the series colours, in order: a neutral grey for the first
-// series (usually the baseline or the published figure), then colours that
-// stay distinct for colour-blind readers.
-var Palette = []string{"#8c8c8c", "#e69f00", "#0072b2", "#009e73", "#cc79a7", "#d55e00"}
+// Palette is the series colours of a chart that gives none, in order: a
+// neutral grey for the first series, then colours that stay distinct for
+// colour-blind readers (Okabe and Ito's).
+var Palette = []string{"#8c8c8c", "#e69f00", "#0072b2", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442", "#000000"}
 
-func colour(i int) string { return Palette[i%len(Palette)] }
+// pick returns colours[i], or Palette's i-th colour where colours has none.
+func pick(colours []string, i int) string {
+	if i < len(colours) && colours[i] != "" {
+		return colours[i]
+	}
+	return Palette[i%len(Palette)]
+}
+
+// colour is the colour of series i's bar in g: the group's, the chart's,
+// or Palette's.
+func (c BarChart) colour(g BarGroup, i int) string {
+	if i < len(g.Colours) && g.Colours[i] != "" {
+		return g.Colours[i]
+	}
+	return pick(c.Colours, i)
+}
+
+// Key is one entry of a legend.
+type Key struct{ Name, Colour string }
 
 // BarChart is a horizontal grouped bar chart: one row per group, one bar per
 // series in each row.
 type BarChart struct {
-	Title  string
-	Series []string   // series names, shown in the legend
-	Groups []BarGroup // rows, top to bottom
-	Log    bool       // logarithmic value axis
-	Unit   string     // appended to tick labels, such as "×"
-	Ref    float64    // value of a reference line (such as 1 for "as fast"), 0 for none
-	Width  int        // pixels; 0 means 760
+	Title   string
+	Series  []string   // series names, shown in the legend
+	Colours []string   // per series; Palette's where none is given
+	Groups  []BarGroup // rows, top to bottom
+	// Legend, when set, replaces the legend of Series and Colours, for a
+	// chart whose groups have colours of their own.
+	Legend []Key
+	Log    bool    // logarithmic value axis
+	Unit   string  // appended to tick labels, such as "×"
+	Ref    float64 // value of a reference line (such as 1 for "as fast"), 0 for none
+	Width  int     // pixels; 0 means 760
 }
 
 // BarGroup is one row of a BarChart: a label and one value per series. A
 // value that is NaN or, on a log scale, not positive is not drawn; if the
 // series has a note in Notes, the note is written in the bar's place.
 type BarGroup struct {
-	Label  string
-	Values []float64
-	Notes  []string // optional, per series
+	Label   string
+	Values  []float64
+	Notes   []string // optional, per series
+	Colours []string // optional, per series: the chart's where none is given
 	// Low and High, optional, per series, give an error bar from Low to
 	// High across the end of the bar; a pair that cannot be drawn (NaN,
 	// or not positive on a log scale) gives none.
@@ -53,13 +76,28 @@ const (
 	barH      = 11
 	barGap    = 3
 	groupGap  = 10
-	labelW    = 150
+	minLabelW = 150 // the group labels' column, wider for longer labels
 	titleH    = 28
 	legendH   = 22
 	axisH     = 26
-	rightPad  = 60
+	minPad    = 60 // right of the plot, wider for longer value labels
 	fontStyle = `font-family="system-ui, sans-serif" font-size="12"`
 )
+
+// layout is where a BarChart's plot lies: right of the group labels, left
+// of room for the value labels, each as wide as its longest text needs.
+func (c BarChart) layout(w int) (labelW, rightPad int) {
+	labelW, rightPad = minLabelW, minPad
+	for _, g := range c.Groups {
+		labelW = max(labelW, int(math.Ceil(TextWidth(g.Label, 12)))+16)
+		for _, v := range g.Values {
+			if drawable(v, c.Log) {
+				rightPad = max(rightPad, int(math.Ceil(TextWidth(Format(v)+c.Unit, 10)))+8)
+			}
+		}
+	}
+	return min(labelW, w/2), rightPad
+}
 
 // SVG renders the chart as a standalone <svg> element.
 func (c BarChart) SVG() string {
@@ -77,14 +115,21 @@ func (c BarChart) SVG() string {
 	var b strings.Builder
 	open(&b, w, h, c.Title)
 	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
-	legend(&b, c.Series, titleH+12)
+	keys := c.Legend
+	if keys == nil {
+		for i, n := range c.Series {
+			keys = append(keys, Key{n, pick(c.Colours, i)})
+		}
+	}
+	legend(&b, keys, titleH+12)
 	for _, t := range s.Ticks() {
 		x := s.Map(t)
 		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, plotTop, x, plotBottom)
 		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s%s</text>`, x, plotBottom+16, fontStyle, Format(t), esc(c.Unit))
 	}
+	labelW, _ := c.layout(w)
 	for gi, g := range c.Groups {
-		c.row(&b, s, g, plotTop+gi*rowH, rowH)
+		c.row(&b, s, g, plotTop+gi*rowH, rowH, labelW, w)
 	}
 	if c.Ref != 0 && drawable(c.Ref, c.Log) {
 		x := s.Map(c.Ref)
@@ -115,7 +160,8 @@ func (c BarChart) scale(w int) Scale {
 	if math.IsInf(lo, 0) {
 		lo, hi = 0, 1
 	}
-	s := Scale{From: labelW, To: float64(w - rightPad), Log: c.Log}
+	labelW, rightPad := c.layout(w)
+	s := Scale{From: float64(labelW), To: float64(w - rightPad), Log: c.Log}
 	if c.Log {
 		s.Min, s.Max = LogBounds(lo, hi)
 		return s
@@ -127,15 +173,17 @@ func (c BarChart) scale(w int) Scale {
 	return s
 }
 
-// row draws one group's label and bars, the group starting at y0.
-func (c BarChart) row(b *strings.Builder, s Scale, g BarGroup, y0, rowH int) {
-	fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" %s>%s</text>`, labelW-8, y0+(rowH-groupGap)/2+4, fontStyle, esc(g.Label))
+// row draws one group's label and bars, the group starting at y0, in a
+// chart w pixels wide whose labels' column is labelW wide.
+func (c BarChart) row(b *strings.Builder, s Scale, g BarGroup, y0, rowH, labelW, w int) {
+	fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end" %s>%s</text>`, labelW-8, y0+(rowH-groupGap)/2+4, fontStyle, esc(fit(g.Label, 12, float64(labelW-8))))
 	for si, v := range g.Values {
 		y := y0 + si*(barH+barGap)
 		if !drawable(v, c.Log) {
 			if si < len(g.Notes) && g.Notes[si] != "" {
+				x := s.Map(s.Min) + 3
 				fmt.Fprintf(b, `<text class="note" x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="%s">%s</text>`,
-					s.Map(s.Min)+3, y+barH-2, "#c00", esc(g.Notes[si]))
+					x, y+barH-2, "#c00", esc(fit(g.Notes[si], 10, float64(w)-x)))
 			}
 			continue
 		}
@@ -151,7 +199,7 @@ func (c BarChart) row(b *strings.Builder, s Scale, g BarGroup, y0, rowH int) {
 			name = c.Series[si]
 		}
 		fmt.Fprintf(b, `<rect class="bar" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %s%s</title></rect>`,
-			x0, y, math.Max(x1-x0, 1), barH, colour(si), esc(g.Label), esc(name), Format(v), esc(c.Unit))
+			x0, y, math.Max(x1-x0, 1), barH, c.colour(g, si), esc(g.Label), esc(name), Format(v), esc(c.Unit))
 		label := x1 + 3
 		if l, h, ok := g.bounds(si, c.Log); ok {
 			xl, xh := s.Map(l), s.Map(h)
@@ -181,6 +229,7 @@ type LineChart struct {
 // not positive on a log axis) break the line.
 type Line struct {
 	Name   string
+	Colour string // Palette's colour of the line's place where ""
 	Points []Point
 }
 
@@ -217,14 +266,17 @@ func (c LineChart) SVG() string {
 	var b strings.Builder
 	open(&b, w, h, c.Title)
 	fmt.Fprintf(&b, `<text x="0" y="18" font-weight="bold" %s>%s</text>`, fontStyle, esc(c.Title))
-	names := make([]string, len(c.Series))
+	keys := make([]Key, len(c.Series))
 	for i, l := range c.Series {
-		names[i] = l.Name
+		keys[i] = Key{l.Name, l.Colour}
+		if l.Colour == "" {
+			keys[i].Colour = pick(nil, i)
+		}
 	}
-	legend(&b, names, titleH+12)
+	legend(&b, keys, titleH+12)
 	c.axes(&b, xs, ys, w, h)
 	for i, l := range c.Series {
-		c.line(&b, xs, ys, l, colour(i))
+		c.line(&b, xs, ys, l, keys[i].Colour)
 	}
 	b.WriteString("</svg>")
 	return b.String()
@@ -327,12 +379,12 @@ func open(b *strings.Builder, w, h int, title string) {
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, w, h, esc(title))
 }
 
-func legend(b *strings.Builder, names []string, y int) {
+func legend(b *strings.Builder, keys []Key, y int) {
 	x := 0
-	for i, n := range names {
-		fmt.Fprintf(b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, y-10, colour(i))
-		fmt.Fprintf(b, `<text x="%d" y="%d" %s>%s</text>`, x+16, y, fontStyle, esc(n))
-		x += 16 + 7*len(n) + 18
+	for _, k := range keys {
+		fmt.Fprintf(b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/>`, x, y-10, k.Colour)
+		fmt.Fprintf(b, `<text x="%d" y="%d" %s>%s</text>`, x+16, y, fontStyle, esc(k.Name))
+		x += 16 + int(math.Ceil(TextWidth(k.Name, 12))) + 18
 	}
 }
 
@@ -344,3 +396,16 @@ func drawable(v float64, log bool) bool {
 }
 
 func esc(s string) string { return html.EscapeString(s) }
+
+// fit returns s, cut with an ellipsis to the width avail at the font size
+// where it is wider.
+func fit(s string, size, avail float64) string {
+	if TextWidth(s, size) <= avail {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 0 && TextWidth(string(r)+"…", size) > avail {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}

@@ -38,6 +38,45 @@ func WriteHTML(w io.Writer, r Report) error {
 	return page.Execute(w, data)
 }
 
+// Each implementation has one colour on the whole page, whatever the chart:
+// a role's, and for the variants of RoleOther (peer libraries), one per
+// name, in the order the report first shows them.
+var (
+	roleColours = map[string]string{
+		RoleBaseline:        "#8c8c8c", // grey
+		RoleSyncPool:        "#e69f00", // orange
+		RoleSyncPoolCorrect: "#0072b2", // blue
+		RoleReuse:           "#009e73", // green
+	}
+	publishedColour = "#f0e442" // yellow: a write-up's figure, not an implementation
+	otherColours    = []string{"#cc79a7", "#d55e00", "#56b4e9", "#000000"}
+	roleNames       = map[string]string{
+		RoleSyncPool:        "sync.Pool as usually written",
+		RoleSyncPoolCorrect: "sync.Pool written correctly",
+		RoleReuse:           "reuse",
+	}
+)
+
+// variantColours returns the colour of each variant of r.
+func variantColours(r Report) func(Variant) string {
+	others := map[string]string{}
+	for _, w := range r.Workloads {
+		for _, c := range w.Cases {
+			for _, v := range c.Variants {
+				if _, ok := others[v.Name]; !ok && v.Role == RoleOther {
+					others[v.Name] = otherColours[len(others)%len(otherColours)]
+				}
+			}
+		}
+	}
+	return func(v Variant) string {
+		if c, ok := roleColours[v.Role]; ok {
+			return c
+		}
+		return others[v.Name]
+	}
+}
+
 type workloadFinding struct {
 	ID, Name string
 	Finding
@@ -51,12 +90,13 @@ type workloadFinding struct {
 func SpeedupChart(r Report) chart.BarChart {
 	series := map[string]int{RoleSyncPool: 1, RoleSyncPoolCorrect: 2, RoleReuse: 3}
 	c := chart.BarChart{
-		Title:  "Speedup against fresh allocation (log scale; right of the red line is faster)",
-		Series: []string{"published", "sync.Pool as usually written", "sync.Pool written correctly", "reuse"},
-		Log:    true,
-		Unit:   "×",
-		Ref:    1,
-		Width:  1000,
+		Title:   "Speedup against fresh allocation (log scale; right of the red line is faster)",
+		Series:  []string{"published", roleNames[RoleSyncPool], roleNames[RoleSyncPoolCorrect], roleNames[RoleReuse]},
+		Colours: []string{publishedColour, roleColours[RoleSyncPool], roleColours[RoleSyncPoolCorrect], roleColours[RoleReuse]},
+		Log:     true,
+		Unit:    "×",
+		Ref:     1,
+		Width:   1000,
 	}
 	for _, w := range r.Workloads {
 		for _, cs := range w.Cases {
@@ -97,15 +137,16 @@ func SpeedupChart(r Report) chart.BarChart {
 // log-log, with size 0 drawn at 0.3 and labelled 0.
 func CurveCharts(r Report) []chart.LineChart {
 	var out []chart.LineChart
+	colour := variantColours(r)
 	for _, w := range r.Workloads {
 		if w.Curve != "" && len(w.Cases) > 0 {
-			out = append(out, curveChart(w, r.Timing))
+			out = append(out, curveChart(w, r.Timing, colour))
 		}
 	}
 	return out
 }
 
-func curveChart(w Workload, timing string) chart.LineChart {
+func curveChart(w Workload, timing string, colour func(Variant) string) chart.LineChart {
 	c := chart.LineChart{
 		Title:  w.ID + ": time per op against " + w.Curve + " (log-log): where pooling starts to pay",
 		XLabel: w.Curve,
@@ -130,7 +171,7 @@ func curveChart(w Workload, timing string) chart.LineChart {
 		for _, v := range cs.Variants {
 			l, ok := lines[v.Role]
 			if !ok {
-				l = &chart.Line{Name: v.Name}
+				l = &chart.Line{Name: v.Name, Colour: colour(v)}
 				lines[v.Role] = l
 				order = append(order, v.Role)
 			}
@@ -151,12 +192,16 @@ func curveChart(w Workload, timing string) chart.LineChart {
 // the heap each variant keeps after one garbage collection.
 func RetainedCharts(r Report) []chart.BarChart {
 	var out []chart.BarChart
+	colour := variantColours(r)
 	for _, w := range r.Workloads {
 		for _, cs := range w.Cases {
 			var groups []chart.BarGroup
+			var keys []chart.Key
 			for _, v := range cs.Variants {
 				if v.Retained > 0 {
-					groups = append(groups, chart.BarGroup{Label: clip(v.Name, 22), Values: []float64{float64(v.Retained)}})
+					c := colour(v)
+					groups = append(groups, chart.BarGroup{Label: v.Name, Values: []float64{float64(v.Retained)}, Colours: []string{c}})
+					keys = append(keys, chart.Key{Name: v.Name, Colour: c})
 				}
 			}
 			if len(groups) == 0 {
@@ -166,7 +211,7 @@ func RetainedCharts(r Report) []chart.BarChart {
 			if cs.Name != "" {
 				title = w.ID + " " + cs.Name + ": heap kept after one GC (bytes, log scale)"
 			}
-			out = append(out, chart.BarChart{Title: title, Series: []string{"retained"}, Groups: groups, Log: true, Unit: "B", Width: 1000})
+			out = append(out, chart.BarChart{Title: title, Series: []string{"retained"}, Groups: groups, Legend: keys, Log: true, Unit: "B", Width: 1000})
 		}
 	}
 	return out

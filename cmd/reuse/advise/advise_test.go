@@ -65,6 +65,18 @@ func varyingSlices() {
 	}
 }
 
+var sinkRecords []record
+
+// recordSlices makes slices of a struct that holds strings: a pool of them
+// must clear them (Slices.Zero).
+//
+//go:noinline
+func recordSlices() {
+	for i := 0; i < 2000; i++ {
+		sinkRecords = make([]record, 16+i%64)
+	}
+}
+
 //go:noinline
 func fixedStructs() {
 	for i := 0; i < 20000; i++ {
@@ -141,6 +153,7 @@ func makeProfile(t *testing.T) []byte {
 	growBuffers()
 	gzipEach()
 	varyingSlices()
+	recordSlices()
 	fixedStructs()
 	loadOnce()
 	tinyCounters()
@@ -196,6 +209,14 @@ func TestAdviseKnownSites(t *testing.T) {
 	}
 	if s := find(a.Pool, "jsonHandler"); s != nil && (strings.Contains(s.Use, "jsonpool.Encode(w, v)") || !strings.Contains(s.Kind, "encoding/json.(*Encoder).Encode") || !strings.Contains(s.Use, "jsonpool.Append(dst, v) into a pooled slice")) {
 		t.Errorf("jsonHandler: kind %q, use %q; want the handler's buffer, written by json.(*Encoder).Encode, and no jsonpool.Encode into it", s.Kind, s.Use)
+	}
+	// The element type, read from the source at the site's line, says
+	// whether the pool must clear the elements.
+	if s := find(a.Pool, "varyingSlices"); s != nil && (!strings.Contains(s.Use, "reuse.Slices[int64] (Get(n), Put)") || strings.Contains(s.Bound, "Zero")) {
+		t.Errorf("varyingSlices: use %q, bound %q; want reuse.Slices[int64] without Zero", s.Use, s.Bound)
+	}
+	if s := find(a.Pool, "recordSlices"); s == nil || !strings.Contains(s.Use, "reuse.Slices[record] with Zero set") || !strings.Contains(s.Bound, "Zero: true, since record holds pointers") {
+		t.Errorf("recordSlices: %+v; want reuse.Slices[record] with Zero", s)
 	}
 	if s := find(a.Pool, "fixedStructs"); s != nil && s.Sizes != 1 {
 		t.Errorf("fixedStructs: %d sizes, want 1", s.Sizes)

@@ -27,6 +27,12 @@ type Options struct {
 	// Minor is the share of all allocated bytes below which a site is too
 	// small to matter; such sites are counted, not listed.
 	Minor float64
+	// Modules are the import paths of the user's own code (their modules'
+	// paths): a site is the first frame of the user's code on an
+	// allocating stack, package main always included, so that advice
+	// names a line the user can change, not one inside a library. The
+	// command takes the module of go.mod in its working directory.
+	Modules []string
 }
 
 // DefaultOptions are the options of the command without flags.
@@ -45,25 +51,32 @@ type Advice struct {
 	Minor int `json:"minor_sites"`
 }
 
-// Site is one allocation site: the first function outside the standard
-// library and the runtime on the allocating stacks, at one line.
+// Site is one allocation site: the first function of the user's code (see
+// Options.Modules) on the allocating stacks, at one line, or where no
+// frame is the user's, the first outside the standard library and the
+// runtime.
 type Site struct {
-	Function string   `json:"function"`
-	File     string   `json:"file"`
-	Line     int64    `json:"line"`
-	Kind     string   `json:"kind"` // what is allocated, inferred from the stack and sizes
-	Bytes    float64  `json:"bytes"`
-	Objects  float64  `json:"objects"`
-	Share    float64  `json:"share"` // of all bytes allocated
-	MinSize  float64  `json:"min_size"`
-	MaxSize  float64  `json:"max_size"`
-	AvgSize  float64  `json:"avg_size"`
-	Sizes    int      `json:"distinct_sizes"`
-	Use      string   `json:"use,omitempty"`   // the reuse type or function to use
-	Bound    string   `json:"bound,omitempty"` // the bound to give it
-	Saving   string   `json:"saving,omitempty"`
-	Why      string   `json:"why,omitempty"` // why not to pool, for a skipped site
-	Stack    []string `json:"stack"`         // the standard-library frames under the site, leaf first
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int64  `json:"line"`
+	// Inside is the first frame outside the standard library under the
+	// site, where that is a library's (reuse's, or another module's): the
+	// code that allocates, which the user cannot change. "" when the site
+	// allocates through the standard library alone.
+	Inside  string   `json:"inside,omitempty"`
+	Kind    string   `json:"kind"` // what is allocated, inferred from the stack and sizes
+	Bytes   float64  `json:"bytes"`
+	Objects float64  `json:"objects"`
+	Share   float64  `json:"share"` // of all bytes allocated
+	MinSize float64  `json:"min_size"`
+	MaxSize float64  `json:"max_size"`
+	AvgSize float64  `json:"avg_size"`
+	Sizes   int      `json:"distinct_sizes"`
+	Use     string   `json:"use,omitempty"`   // the reuse type or function to use
+	Bound   string   `json:"bound,omitempty"` // the bound to give it
+	Saving  string   `json:"saving,omitempty"`
+	Why     string   `json:"why,omitempty"` // why not to pool, for a skipped site
+	Stack   []string `json:"stack"`         // the frames under the site, leaf first
 }
 
 // site accumulates the samples of one site.
@@ -72,6 +85,9 @@ type site struct {
 	sizes      map[float64]float64 // object size → objects
 	heaviest   float64
 	heavyChain []string
+	// chain is heavyChain, or where no frame is the user's, the whole
+	// stack: the frames between the allocation and the user's code.
+	chain []string
 }
 
 // Analyze ranks the allocation sites of a heap profile.
@@ -97,7 +113,7 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 		}
 		a.TotalBytes += bytes
 		a.TotalObjects += objects
-		add(sites, s, bytes, objects)
+		add(sites, s, bytes, objects, opt)
 	}
 	for _, st := range sites {
 		st.finish(a.TotalBytes)
@@ -117,15 +133,25 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 	return a, nil
 }
 
-// add adds a sample to its site, making the site at its first sample.
-func add(sites map[string]*site, s *profile.Sample, bytes, objects float64) {
+// add adds a sample to its site, making the site at its first sample. The
+// site is the first frame of the user's code from the leaf; the frames
+// under it are its chain, and the first of those outside the standard
+// library, if any, is where it allocates inside a library.
+func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt Options) {
 	frames := expand(s.Location)
-	at := slices.IndexFunc(frames, func(f frame) bool { return !isStd(f.fn) })
+	at := slices.IndexFunc(frames, func(f frame) bool { return opt.user(f.fn) })
+	if at < 0 {
+		at = slices.IndexFunc(frames, func(f frame) bool { return !isStd(f.fn) })
+	}
 	var chain []string
 	st := &site{}
 	key := "(runtime)"
+	inside := ""
 	if at >= 0 {
-		key = fmt.Sprintf("%s:%d", frames[at].fn, frames[at].line)
+		if i := slices.IndexFunc(frames[:at], func(f frame) bool { return !isStd(f.fn) }); i >= 0 {
+			inside = frames[i].fn
+		}
+		key = fmt.Sprintf("%s:%d %s", frames[at].fn, frames[at].line, inside)
 	} else {
 		at = len(frames)
 	}
@@ -138,7 +164,7 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64) {
 		st.sizes = map[float64]float64{}
 		st.Function = key
 		if at < len(frames) {
-			st.Function, st.File, st.Line = frames[at].fn, frames[at].file, frames[at].line
+			st.Function, st.File, st.Line, st.Inside = frames[at].fn, frames[at].file, frames[at].line, inside
 		}
 		sites[key] = st
 	}
@@ -150,8 +176,62 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64) {
 	}
 	st.sizes[size] += objects
 	if bytes > st.heaviest {
-		st.heaviest, st.heavyChain = bytes, chain
+		st.heaviest, st.heavyChain, st.chain = bytes, chain, chain
+		if !opt.user(st.Function) {
+			st.chain = nil
+			for _, f := range frames {
+				st.chain = append(st.chain, f.fn)
+			}
+		}
 	}
+}
+
+// reusePath is the import path of the reuse module, whose packages pool
+// what they allocate: a site inside them is not the user's to pool.
+const reusePath = "github.com/reuse-go/reuse"
+
+// user reports whether fn is the user's code: package main, or a package
+// of one of the modules.
+func (o Options) user(fn string) bool {
+	pkg := pkgOf(fn)
+	if pkg == "main" || pkg == "command-line-arguments" {
+		return true
+	}
+	for _, m := range o.Modules {
+		if m != "" && (pkg == m || strings.HasPrefix(pkg, m+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// isReuse reports whether fn is in a library package of the reuse module
+// or its nested modules: not in one of its programs (cmd, examples,
+// benchmarks, ports, tools), which use the pools as any program does.
+func isReuse(fn string) bool {
+	pkg := pkgOf(fn)
+	if pkg != reusePath && !strings.HasPrefix(pkg, reusePath+"/") {
+		return false
+	}
+	for _, d := range []string{"/benchmarks", "/cmd", "/examples", "/ports", "/tools"} {
+		if rest := strings.TrimPrefix(pkg, reusePath); rest == d || strings.HasPrefix(rest, d+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// pkgOf returns the import path of the package of the function fn.
+func pkgOf(fn string) string {
+	pkg := fn
+	if i := strings.LastIndex(pkg, "/"); i >= 0 {
+		if j := strings.Index(pkg[i:], "."); j >= 0 {
+			pkg = pkg[:i+j]
+		}
+	} else if j := strings.Index(pkg, "."); j >= 0 {
+		pkg = pkg[:j]
+	}
+	return pkg
 }
 
 type frame struct {
@@ -177,14 +257,7 @@ func expand(locs []*profile.Location) []frame {
 // library: its package path's first element has no dot, and it is not a
 // main package.
 func isStd(fn string) bool {
-	pkg := fn
-	if i := strings.LastIndex(pkg, "/"); i >= 0 {
-		if j := strings.Index(pkg[i:], "."); j >= 0 {
-			pkg = pkg[:i+j]
-		}
-	} else if j := strings.Index(pkg, "."); j >= 0 {
-		pkg = pkg[:j]
-	}
+	pkg := pkgOf(fn)
 	first, _, _ := strings.Cut(pkg, "/")
 	return !strings.Contains(first, ".") && pkg != "main" && pkg != "command-line-arguments"
 }
@@ -229,7 +302,15 @@ func (s *site) leaf() string {
 // classify names what the site allocates and the reuse type for it, and
 // reports whether it is worth pooling; when not, Why says why.
 func (s *site) classify(opt Options) bool {
-	if !s.kind() {
+	if s.jsonState() || s.jsonValues() {
+		return false
+	}
+	ok := s.kind()
+	if s.inReuse() {
+		s.Use, s.Bound = "", ""
+		return false
+	}
+	if !ok {
 		return false
 	}
 	switch {
@@ -246,6 +327,70 @@ func (s *site) classify(opt Options) bool {
 }
 
 func (s *site) codec() bool { return strings.HasPrefix(s.Kind, "compress/") }
+
+// inReuse reports whether the site allocates inside the reuse module, and
+// sets Why: reuse pools what it allocates there already, within its
+// bounds, so there is nothing for the caller to pool.
+func (s *site) inReuse() bool {
+	inner, outer := "", ""
+	for _, f := range s.chain {
+		if isReuse(f) {
+			if inner == "" {
+				inner = f // the first from the leaf: where reuse calls the allocation
+			}
+			outer = f // the last: the call the user made
+		}
+	}
+	if outer == "" {
+		return false
+	}
+	name := func(f string) string { return strings.TrimPrefix(f, reusePath+"/") }
+	via := "reuse's " + name(inner)
+	if outer != inner {
+		via += " (called through " + name(outer) + ")"
+	}
+	few := ""
+	if s.Objects <= 64 {
+		few = fmt.Sprintf("; %.0f objects over the whole profile: made once and reused, not hot", s.Objects)
+	}
+	switch {
+	case slices.ContainsFunc(s.chain, func(f string) bool { return strings.HasPrefix(f, reusePath+".(*Pool[") && strings.Contains(f, ").Get") }):
+		s.Why = fmt.Sprintf("made by a reuse pool, under %s, when it had none to give: already pooled%s", via, few)
+	case s.Inside != "" && !isReuse(s.Inside):
+		s.Why = fmt.Sprintf("allocated by %s under %s, which decides what it pools there%s; nothing here for the caller to pool", s.Inside, via, few)
+	default:
+		s.Why = fmt.Sprintf("allocated inside %s, which pools what it keeps within its bounds and lets larger sizes go (pitfall P7)%s; nothing here for the caller to pool", via, few)
+	}
+	return true
+}
+
+// jsonValues reports whether the site's memory is what encoding/json
+// decodes into the caller's value, and sets Why: the strings, slices and
+// maps belong to the value, and no pool can hand them back while it holds
+// them. (A json.Decoder's own read buffer is not under decodeState:
+// jsonpool.Decode pools that one.)
+func (s *site) jsonValues() bool {
+	if !slices.ContainsFunc(s.Stack, func(f string) bool { return strings.HasPrefix(f, "encoding/json.(*decodeState)") }) {
+		return false
+	}
+	s.Kind = "encoding/json's decoding into the caller's value"
+	s.Why = "the strings, slices and maps encoding/json makes for the value it decodes into belong to that value: no pool can hand them back while it holds them (jsonpool.Values[T] pools the top-level T)"
+	return true
+}
+
+// jsonState reports whether the site's memory is encoding/json's own
+// encode buffer, and sets Why: encoding/json pools it in a sync.Pool of
+// its own, which collections empty, and no encoding/json API lets the
+// caller supply it (jsonpool's documentation, "With bytebuf").
+func (s *site) jsonState() bool {
+	i := slices.IndexFunc(s.Stack, func(f string) bool { return strings.HasPrefix(f, "encoding/json.(*encodeState)") })
+	if i < 0 || !slices.ContainsFunc(s.Stack[:i], func(f string) bool { return strings.HasPrefix(f, "bytes.") }) {
+		return false
+	}
+	s.Kind = "encoding/json's own encode buffer"
+	s.Why = "encoding/json marshals into a buffer of its own, which it pools itself and makes again after a collection empties its pool; no encoding/json API takes the caller's buffer, so neither jsonpool nor a pool of yours can take it over"
+	return true
+}
 
 // kind infers what is allocated and the reuse type to use from the stack
 // and the sizes. It returns false for what reuse cannot pool, with Why set.
@@ -389,6 +534,15 @@ func (s *site) sliceKind() {
 	}
 	s.Use = "reuse.Slices[E] (Get(n), Put)"
 	s.Bound = fmt.Sprintf("MaxCap of %s / sizeof(E) elements or more: the largest slice here is %s", size(s.MaxSize), size(s.MaxSize))
+	switch elem, ptr := sliceElem(s.File, s.Line); ptr {
+	case hasPointers:
+		s.Use = fmt.Sprintf("reuse.Slices[%s] with Zero set (Get(n), Put)", elem)
+		s.Bound += fmt.Sprintf("; Zero: true, since %s holds pointers: Put then clears the elements, so that the pool keeps nothing they point to alive and the next Get sees none of it (pitfall P3)", elem)
+	case noPointers:
+		s.Use = fmt.Sprintf("reuse.Slices[%s] (Get(n), Put)", elem)
+	default:
+		s.Bound += "; set Zero if E holds pointers (strings, slices, maps, pointers, interfaces), so that Put clears them"
+	}
 }
 
 // ceilPow2 rounds up to a power of two.

@@ -6,6 +6,12 @@
 //
 //	go run ./cmd/reuse advise [-json] [-top N] [-break-even BYTES] PROFILE
 //
+// Advice points at the user's own code: a site is the first frame, from
+// the allocation up, of package main or of the module of go.mod in the
+// working directory (-module lists others), and an allocation inside a
+// library, reuse's own packages included, is named at the call that leads
+// there. What reuse already pools is listed under "do not pool".
+//
 // PROFILE is a heap profile file (go test -memprofile, pprof.WriteHeapProfile,
 // or curl http://host/debug/pprof/heap) or an http:// or https:// URL of a
 // /debug/pprof/heap or /debug/pprof/allocs endpoint. The advice is ranked by
@@ -25,6 +31,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -48,6 +55,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	top := fs.Int("top", 10, "show at most `N` sites of each kind")
 	opt := DefaultOptions()
 	fs.Float64Var(&opt.BreakEven, "break-even", opt.BreakEven, "object size in `BYTES` at or below which pooling does not pay (measure yours: go run ./cmd/reuse -filter B1)")
+	modules := fs.String("module", "", "comma-separated import `paths` of your own code, where advice points (default: the module of go.mod in this directory or above; package main always)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reuse advise [flags] PROFILE\n\nReads a Go heap profile (a file, or an http://…/debug/pprof/heap URL) and names the\nallocation sites worth pooling, the reuse type to use with its bound and the expected\nsaving, and the heavy sites that are not worth pooling.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -63,6 +71,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *modules != "" {
+		opt.Modules = strings.Split(*modules, ",")
+	} else if m := mainModule(); m != "" {
+		opt.Modules = []string{m}
+	}
 	a, err := Analyze(p, opt)
 	if err != nil {
 		return err
@@ -73,6 +86,35 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return enc.Encode(a)
 	}
 	return WriteText(stdout, a, *top)
+}
+
+// mainModule returns the module path of the go.mod in the working
+// directory or the nearest above it, "" when there is none.
+func mainModule() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			return modulePath(b)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// modulePath returns the path of a go.mod's module directive.
+func modulePath(gomod []byte) string {
+	for _, l := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }
 
 // load reads a profile from a file or an http(s) URL.

@@ -52,5 +52,9 @@ func where(s Site) string {
 	if s.File == "" {
 		return "no file"
 	}
-	return fmt.Sprintf("%s:%d", filepath.Base(s.File), s.Line)
+	w := fmt.Sprintf("%s:%d", filepath.Base(s.File), s.Line)
+	if s.Inside != "" {
+		w += ", inside " + s.Inside
+	}
+	return w
 }

@@ -128,20 +128,24 @@ func Live(obj unsafe.Pointer) {
 		s.mu.Unlock()
 		return
 	}
+	rep := r.sincePut(UseAfterPut, r.poolName(), "use", "Put", func(now *stack) string {
+		return fmt.Sprintf("%s called at %s on object %#x, which was put back at %s and not taken out since", now.api(), now.site(), r.obj, r.put.site())
+	})
+	s.mu.Unlock()
+	send(rep)
+}
+
+// sincePut is the report of a call on r's object, which was put back and
+// not taken out since: the call's stack, labelled label, and the Put's,
+// labelled putLabel; detail is given the call's stack. The caller holds
+// r's shard's lock.
+func (r *record) sincePut(kind Kind, pool, label, putLabel string, detail func(now *stack) string) Report {
 	var now stack
 	now.capture()
 	var b strings.Builder
-	now.format(&b, "use")
-	r.put.format(&b, "Put")
-	rep := Report{
-		Kind:   UseAfterPut,
-		Pool:   r.poolName(),
-		Detail: fmt.Sprintf("%s called at %s on object %#x, which was put back at %s and not taken out since", now.api(), now.site(), r.obj, r.put.site()),
-		Site:   now.site(),
-		Stacks: b.String(),
-	}
-	s.mu.Unlock()
-	send(rep)
+	now.format(&b, label)
+	r.put.format(&b, putLabel)
+	return Report{Kind: kind, Pool: pool, Detail: detail(&now), Site: now.site(), Stacks: b.String()}
 }
 
 // Put is called first thing in a pool's Put with the object's identity: a
@@ -163,18 +167,9 @@ func put(pool any, obj unsafe.Pointer) (ok, wasOut bool) {
 	s.mu.Lock()
 	r := s.lookup(obj)
 	if r.in {
-		var now stack
-		now.capture()
-		var b strings.Builder
-		now.format(&b, "second Put")
-		r.put.format(&b, "first Put")
-		rep := Report{
-			Kind:   DoublePut,
-			Pool:   poolName(pool),
-			Detail: fmt.Sprintf("object %#x was put back at %s and not taken out since; put again at %s (not stored again)", r.obj, r.put.site(), now.site()),
-			Site:   now.site(),
-			Stacks: b.String(),
-		}
+		rep := r.sincePut(DoublePut, poolName(pool), "second Put", "first Put", func(now *stack) string {
+			return fmt.Sprintf("object %#x was put back at %s and not taken out since; put again at %s (not stored again)", r.obj, r.put.site(), now.site())
+		})
 		s.mu.Unlock()
 		send(rep)
 		return false, false
@@ -262,18 +257,9 @@ func Discard(pool any, obj unsafe.Pointer) {
 		return
 	}
 	if r.in {
-		var now stack
-		now.capture()
-		var b strings.Builder
-		now.format(&b, "Discard")
-		r.put.format(&b, "Put")
-		rep := Report{
-			Kind:   DoublePut,
-			Pool:   poolName(pool),
-			Detail: fmt.Sprintf("object %#x was put back at %s and not taken out since; discarded at %s (the pool may still hand it out)", r.obj, r.put.site(), now.site()),
-			Site:   now.site(),
-			Stacks: b.String(),
-		}
+		rep := r.sincePut(DoublePut, poolName(pool), "Discard", "Put", func(now *stack) string {
+			return fmt.Sprintf("object %#x was put back at %s and not taken out since; discarded at %s (the pool may still hand it out)", r.obj, r.put.site(), now.site())
+		})
 		s.mu.Unlock()
 		send(rep)
 		return

@@ -17,6 +17,34 @@
 // codec package, the engine behind gzpool, as gzhttp plugs its writers in
 // through a factory; a new coding is a codec.Format and an Open function.
 //
+// # Differences from net/http
+//
+// A handler behind the middleware sees net/http's behaviour, and its
+// client gets the same status, header and body, but for these differences
+// (FuzzNetHTTP checks each against net/http on a real server):
+//
+//   - Every response has Accept-Encoding in Vary.
+//   - A compressed response has Content-Encoding, no Content-Length (a
+//     Write past the handler's Content-Length fails with
+//     http.ErrContentLength while the start of the body is held, as with
+//     net/http, and is compressed once it is not), no Accept-Ranges unless
+//     Config.KeepAcceptRanges, its ETag rewritten by Config.ETag, and
+//     the sniffed Content-Type in its header map; a 304 that revalidates
+//     one carries the compressed response's ETag.
+//   - As with net/http, header changes made through Header after the first
+//     Write or final WriteHeader do not reach the response, trailers
+//     aside; but a header map the handler kept from before is the one sent
+//     while the middleware holds the start of the body.
+//   - A response net/http would send chunked because the handler copied
+//     into it with io.Copy (ReadFrom, as http.ServeContent does) may go
+//     with a Content-Length, as the middleware holds the first bytes; it
+//     then carries no trailers named with http.TrailerPrefix, as no
+//     response with a Content-Length does.
+//   - Hijack drops what the middleware holds, the status and header
+//     included when nothing was sent yet.
+//   - A handler that panics leaves a compressed response truncated (see
+//     the table below).
+//
 // # Behaviour, point by point, against klauspost/compress/gzhttp
 //
 // gzhttp (v1.18.0) is the handler most Go services use; this package set out

@@ -56,8 +56,8 @@ func (w *responseWriter) release() {
 	s.cleanup()
 	// Field by field: the arrays behind the header values must not be
 	// written, an earlier response's header map may be read right now.
-	s.rw, s.buf, s.body, s.inm, s.out.dst = nil, nil, nil, nil, nil
-	s.status, s.enc, s.state, s.wrote, s.anySize = 0, 0, 0, false, false
+	s.rw, s.buf, s.body, s.inm, s.out.dst, s.hdr = nil, nil, nil, nil, nil, nil
+	s.status, s.need, s.enc, s.state, s.wrote, s.anySize, s.committed = 0, 0, 0, 0, false, false, false
 	s.e.states.Put(s)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -45,18 +46,22 @@ func (w *rwState) minSize() int {
 // the handler sees. It is pooled per engine; only the handle of the
 // response using it points to it.
 type rwState struct {
-	rw      http.ResponseWriter
-	e       *engine
-	cw      codec.Writer // the pooled compressor, while compressing
-	buf     *[]byte      // the pooled prefix buffer, while undecided
-	body    *requestBody
-	inm     []string // the request's If-None-Match values, for a 304
-	out     sink     // what cw writes to: rw, or io.Discard after a panic
-	status  int      // the status the handler set, not yet sent
-	enc     uint8    // index of the negotiated encoding
-	state   uint8    // one of the state constants
-	wrote   bool     // something reached rw
-	anySize bool     // the client refused identity: no minimum size
+	rw        http.ResponseWriter
+	e         *engine
+	cw        codec.Writer // the pooled compressor, while compressing
+	buf       *[]byte      // the pooled prefix buffer, while undecided
+	body      *requestBody
+	inm       []string    // the request's If-None-Match values, for a 304
+	out       sink        // what cw writes to: rw, or io.Discard after a panic
+	status    int         // the status the handler committed, not yet sent; 0 before
+	need      int         // how much of the body to hold before deciding, planned at commit
+	hdr       http.Header // the handler's copy of the header after commit (see Header)
+	enc       uint8       // index of the negotiated encoding
+	state     uint8       // one of the state constants
+	wrote     bool        // something reached rw
+	anySize   bool        // the client refused identity: no minimum size
+	left      int64       // what the handler's Content-Length allows still, while undecided
+	committed bool        // the handler wrote or set a final status (see commit)
 	// Backing arrays for the header values this package sets, so that
 	// setting them does not allocate. They are written when the state is
 	// made and only read afterwards: a header map of an earlier response
@@ -77,31 +82,76 @@ func (w *rwState) addVary() {
 	}
 }
 
-// Header returns the underlying writer's header map.
-func (w *rwState) Header() http.Header { return w.rw.Header() }
+// Header returns the header map. As with net/http, changes made after the
+// first Write or final WriteHeader do not reach the response, except
+// trailers: until the response is decided, the handler gets a copy, whose
+// trailers finish copies back.
+func (w *rwState) Header() http.Header {
+	if w.hdr != nil {
+		return w.hdr
+	}
+	if w.state == stateUndecided && w.committed {
+		w.hdr = w.rw.Header().Clone()
+		return w.hdr
+	}
+	return w.rw.Header()
+}
 
 // WriteHeader forwards informational (1xx) statuses at once and keeps any
 // other until the response is decided.
 func (w *rwState) WriteHeader(code int) {
-	if w.state == stateUndecided && code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
+	switch w.state {
+	case stateUndecided:
+	case statePlain, stateCompress:
+		if code >= 200 {
+			w.wrote = true
+		}
+		w.rw.WriteHeader(code) // a 1xx, or a superfluous call net/http reports
+		return
+	default:
+		return
+	}
+	if w.committed {
+		return // committed: as with net/http, the first status wins, and a 1xx is too late
+	}
+	if code >= 100 && code <= 199 && code != http.StatusSwitchingProtocols {
 		w.rw.WriteHeader(code)
 		return
 	}
-	if w.state != stateUndecided {
-		if w.state == statePlain || w.state == stateCompress {
-			if code >= 200 {
-				w.wrote = true
-			}
-			w.rw.WriteHeader(code) // a 1xx, or a superfluous call net/http reports
-		}
+	w.commit(code)
+}
+
+// commit fixes the status (0: an implicit 200) and plans the response, at
+// the first Write or final WriteHeader, where net/http fixes its header:
+// the plan does not change afterwards, so the prefix held never outgrows
+// it.
+func (w *rwState) commit(status int) error {
+	w.committed = true
+	w.status = status
+	w.left = math.MaxInt64
+	if n, ok := contentLength(w.rw.Header()); ok {
+		w.left = n
+	}
+	plain, need := w.plan()
+	if plain {
+		return w.startPlain()
+	}
+	w.need = need
+	return nil
+}
+
+// copyTrailers gives the underlying header the trailers the handler set in
+// its copy: those declared in the Trailer field, and those named with
+// http.TrailerPrefix, which net/http reads from the header at the end.
+func (w *rwState) copyTrailers() {
+	if w.hdr == nil {
 		return
 	}
-	if w.status != 0 {
-		return // as net/http does, the first status wins
-	}
-	w.status = code
-	if !bodyAllowed(code) || code == http.StatusPartialContent {
-		w.startPlain()
+	dst := w.rw.Header()
+	for k, v := range w.hdr {
+		if strings.HasPrefix(k, http.TrailerPrefix) || hasToken(dst["Trailer"], k) {
+			dst[k] = v
+		}
 	}
 }
 
@@ -170,20 +220,30 @@ func (w *rwState) Write(p []byte) (int, error) {
 		w.wrote = true
 		return w.rw.Write(p)
 	case stateUndecided:
+		if !w.committed {
+			if err := w.commit(0); err != nil {
+				return 0, err
+			}
+			if w.state != stateUndecided {
+				return w.Write(p)
+			}
+		}
 	default:
 		return 0, w.stateErr()
-	}
-	plain, need := w.plan()
-	if plain {
-		if err := w.startPlain(); err != nil {
-			return 0, err
-		}
-		return w.rw.Write(p)
 	}
 	var b []byte
 	if w.buf != nil {
 		b = *w.buf
 	}
+	if int64(len(p)) > w.left {
+		// Past the handler's Content-Length: net/http fails this Write
+		// and every later one, and so does the middleware while it holds
+		// the body (compressing, it drops the length).
+		w.left = -1
+		return 0, http.ErrContentLength
+	}
+	w.left -= int64(len(p))
+	need := w.need
 	if len(b)+len(p) < need {
 		w.hold(p)
 		return len(p), nil
@@ -195,7 +255,7 @@ func (w *rwState) Write(p []byte) (int, error) {
 		}
 		return w.Write(p)
 	}
-	k := need - len(b)
+	k := need - len(b) // positive: what is held stays under need
 	w.hold(p[:k])
 	if err := w.decide(*w.buf, false, false); err != nil {
 		return 0, err
@@ -228,23 +288,21 @@ func (w *rwState) stateErr() error {
 // the minimum size.
 func (w *rwState) decide(prefix []byte, final, force bool) error {
 	hdr := w.rw.Header()
-	ct, hasCT := hdr["Content-Type"]
-	if !hasCT && len(prefix) > 0 && bodyAllowed(w.statusOr200()) {
-		// Sniff now, as net/http would, or it would sniff compressed bytes.
-		t := http.DetectContentType(prefix[:min(len(prefix), sniffLen)])
-		hdr["Content-Type"] = []string{t}
-		ct = hdr["Content-Type"]
-	}
-	compress := true
-	switch {
-	case len(ct) > 0 && !w.e.c.ContentTypes(ct[0]):
-		compress = false
-	case final && (len(prefix) < w.minSize() || len(prefix) == 0):
-		compress = false
+	typ, sniffed := "", false
+	if ct, ok := hdr["Content-Type"]; ok {
+		if len(ct) > 0 {
+			typ = ct[0]
+		}
+	} else if len(prefix) > 0 && bodyAllowed(w.statusOr200()) {
+		typ, sniffed = http.DetectContentType(prefix[:min(len(prefix), sniffLen)]), true
 	}
 	_ = force // a Flush, or Content-Length, vouches for the size
-	if !compress {
-		return w.startPlain()
+	if typ != "" && !w.e.c.ContentTypes(typ) || final && (len(prefix) < w.minSize() || len(prefix) == 0) {
+		return w.startPlain() // net/http sniffs the same prefix
+	}
+	if sniffed {
+		// Set now, as net/http would, or it would sniff compressed bytes.
+		hdr["Content-Type"] = []string{typ}
 	}
 	return w.startCompress(prefix)
 }
@@ -399,6 +457,7 @@ func (w *rwState) finish() {
 			w.rw.WriteHeader(http.StatusRequestEntityTooLarge)
 		}
 	}
+	w.copyTrailers() // after the header went out, so that they stay trailers
 	w.releaseBuf()
 	w.state = stateDone
 	if w.body != nil {
@@ -420,7 +479,12 @@ func (w *rwState) finishUndecided() {
 		w.startPlain()
 		return
 	}
-	if plain, _ := w.plan(); plain || len(b) == 0 {
+	if len(b) == 0 {
+		if w.committed && w.status == 0 {
+			// An empty body written: send its 200 now, before
+			// copyTrailers, as net/http would have at the Write.
+			w.status = http.StatusOK
+		}
 		w.startPlain()
 	} else {
 		w.decide(b, true, false)
@@ -458,18 +522,19 @@ func (w *rwState) Flush() { w.FlushError() }
 func (w *rwState) FlushError() error {
 	switch w.state {
 	case stateUndecided:
-		var b []byte
-		if w.buf != nil {
-			b = *w.buf
+		if !w.committed {
+			if err := w.commit(0); err != nil {
+				return err
+			}
 		}
-		var err error
-		if plain, _ := w.plan(); plain {
-			err = w.startPlain()
-		} else {
-			err = w.decide(b, false, true)
-		}
-		if err != nil {
-			return err
+		if w.state == stateUndecided {
+			var b []byte
+			if w.buf != nil {
+				b = *w.buf
+			}
+			if err := w.decide(b, false, true); err != nil {
+				return err
+			}
 		}
 		return w.FlushError()
 	case stateCompress:
@@ -523,18 +588,17 @@ func (w *rwState) CloseNotify() <-chan bool {
 func (w *rwState) ReadFrom(r io.Reader) (int64, error) {
 	var total int64
 	for w.state == stateUndecided {
-		plain, need := w.plan()
-		if plain {
-			if err := w.startPlain(); err != nil {
-				return total, err
-			}
-			break
-		}
 		if w.buf == nil {
 			w.buf = w.e.bufs.Get()
 		}
 		b := *w.buf
-		if len(b) >= need {
+		need := w.need
+		if !w.committed {
+			// Not committed: the first bytes read commit, as they would
+			// through Write; a source with nothing in it commits nothing,
+			// as with net/http's ReadFrom.
+			need = sniffLen
+		} else if len(b) >= need {
 			if err := w.decide(b, false, false); err != nil {
 				return total, err
 			}
@@ -547,6 +611,19 @@ func (w *rwState) ReadFrom(r io.Reader) (int64, error) {
 		n, err := r.Read(b[len(b):min(need, cap(b))])
 		*w.buf = b[:len(b)+n]
 		total += int64(n)
+		if n > 0 && !w.committed {
+			if cerr := w.commit(0); cerr != nil {
+				return total, cerr
+			}
+		}
+		if n > 0 && w.state == stateUndecided {
+			if int64(n) > w.left { // as in Write
+				w.left = -1
+				*w.buf = b
+				return total - int64(n), http.ErrContentLength
+			}
+			w.left -= int64(n)
+		}
 		if err == io.EOF {
 			return total, nil
 		}

@@ -1,0 +1,463 @@
+package httpdiff
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"net/textproto"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A Target is a middleware under test.
+type Target struct {
+	Name string
+	Wrap func(http.Handler) http.Handler
+	// Decoders decode the codings the middleware produces, other than
+	// gzip; a decoder of a truncated stream returns what it decoded and an
+	// error.
+	Decoders map[string]func(io.Reader) ([]byte, error)
+	// ETagKept is set when compressed responses keep the handler's ETag;
+	// otherwise a strong one is weakened (httpcompress's default).
+	ETagKept bool
+	// Loose compares only what gzhttp documents as net/http's behaviour:
+	// the status, the informational responses and the decoded body, for
+	// programs that do not panic or hijack.
+	Loose bool
+}
+
+// A Runner serves programs bare and behind each Target, on 127.0.0.1.
+type Runner struct {
+	ref     *server
+	targets []*server
+	client  *http.Client
+	id      atomic.Int64
+}
+
+type server struct {
+	target Target
+	srv    *httptest.Server
+	runs   sync.Map // run id (the X-Httpdiff-Run header) → *entry
+}
+
+type entry struct {
+	prog *Program
+	run  run
+	done chan struct{}
+}
+
+// New starts the servers, closed when t's test ends.
+func New(t testing.TB, targets ...Target) *Runner {
+	r := &Runner{client: &http.Client{
+		Transport: &http.Transport{DisableKeepAlives: true, DisableCompression: true},
+		Timeout:   20 * time.Second,
+	}}
+	r.ref = r.start(t, Target{Name: "net/http", Wrap: func(h http.Handler) http.Handler { return h }})
+	for _, tg := range targets {
+		r.targets = append(r.targets, r.start(t, tg))
+	}
+	return r
+}
+
+func (r *Runner) start(t testing.TB, tg Target) *server {
+	s := &server{target: tg}
+	inner := tg.Wrap(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		e := s.entry(req)
+		e.prog.serve(w, req, &e.run)
+	}))
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		e := s.entry(req)
+		defer func() {
+			v := recover()
+			e.run.panicked = v
+			close(e.done)
+			if v != nil {
+				panic(v) // net/http ends the response as it would have
+			}
+		}()
+		inner.ServeHTTP(w, req)
+	}))
+	s.srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	s.srv.Start()
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func (s *server) entry(req *http.Request) *entry {
+	e, _ := s.runs.Load(req.Header.Get("X-Httpdiff-Run"))
+	return e.(*entry)
+}
+
+// A response is what the client received.
+type response struct {
+	err           error // before the response's header
+	status        int
+	header        http.Header
+	trailer       http.Header
+	contentLength int64
+	chunked       bool
+	infos         []string // the informational responses, "code header"
+	body          []byte
+	bodyErr       error
+}
+
+// Check runs the program data decodes to bare and behind each target, and
+// fails t where a target differs from net/http beyond what it documents.
+func (r *Runner) Check(t *testing.T, data []byte) {
+	p := Decode(data)
+	ref, refRun := r.do(t, r.ref, p)
+	for _, s := range r.targets {
+		got, gotRun := r.do(t, s, p)
+		if diffs := compare(p, s.target, ref, got, refRun, gotRun); len(diffs) > 0 {
+			t.Errorf("%s differs from net/http on\n\t%s\n(input %q):\n\t%s", s.target.Name, p, data,
+				strings.Join(diffs, "\n\t"))
+		}
+	}
+}
+
+func (r *Runner) do(t *testing.T, s *server, p *Program) (*response, *run) {
+	id := strconv.FormatInt(r.id.Add(1), 10)
+	e := &entry{prog: p, done: make(chan struct{})}
+	s.runs.Store(id, e)
+	defer s.runs.Delete(id)
+
+	resp := new(response)
+	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+		resp.infos = append(resp.infos, fmt.Sprint(code, " ", headerString(http.Header(h))))
+		return nil
+	}}
+	ctx := httptrace.WithClientTrace(context.Background(), trace)
+	req, err := http.NewRequestWithContext(ctx, p.Method, s.srv.URL+"/f.txt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Httpdiff-Run", id)
+	for k, v := range map[string]string{"Accept-Encoding": p.AcceptEncoding, "If-None-Match": p.IfNoneMatch,
+		"Range": p.Range} {
+		if v != "" {
+			req.Header.Set(k, v)
+		}
+	}
+	hr, err := r.client.Do(req)
+	if err != nil {
+		resp.err = err
+	} else {
+		resp.status, resp.header, resp.contentLength = hr.StatusCode, hr.Header, hr.ContentLength
+		resp.chunked = slices.Contains(hr.TransferEncoding, "chunked")
+		resp.body, resp.bodyErr = io.ReadAll(hr.Body)
+		hr.Body.Close()
+		resp.trailer = hr.Trailer
+	}
+	select {
+	case <-e.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: the handler did not return", s.target.Name)
+	}
+	return resp, &e.run
+}
+
+// headerString lists h's fields, sorted, without Date.
+func headerString(h http.Header) string {
+	var keys []string
+	for k, v := range h {
+		if k != "Date" {
+			keys = append(keys, k+": "+strings.Join(v, ", "))
+		}
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, "; ")
+}
+
+// compare returns how got, the target's response, differs from ref,
+// net/http's, beyond what the target documents.
+func compare(p *Program, tg Target, ref, got *response, refRun, gotRun *run) []string {
+	var d diffs
+	// No panic but the program's: a panic of the middleware reaches the
+	// top of the chain with its own value.
+	if !samePanic(refRun.panicked, gotRun.panicked) {
+		d.add("panic: got %v, want %v", gotRun.panicked, refRun.panicked)
+		return d
+	}
+	if tg.Loose && (refRun.panicked != nil || refRun.hijacked || gotRun.hijacked) {
+		return d
+	}
+	compressedRun := got.err == nil && got.header.Get("Content-Encoding") != "" &&
+		got.header.Get("Content-Encoding") != ref.header.Get("Content-Encoding")
+	// A body that does not match the handler's Content-Length: net/http
+	// fails the Write that crosses it, the middleware holds the start of
+	// the body and writes it in other pieces, or drops the length when
+	// compressing; what reaches the client is the start of the body
+	// either way (documented).
+	wrongCL := p.wrongContentLength()
+	if wrongCL {
+		// Compressing drops the handler's Content-Length (documented), so
+		// a body longer than declared is sent whole where net/http fails
+		// the Writes past it; and net/http's ReadFrom writes past it to
+		// a client that may or may not have closed the connection yet.
+		d.check("calls' errors", dropErrors(gotRun.ops), dropErrors(refRun.ops))
+	} else {
+		d.check("calls' errors", gotRun.ops, refRun.ops)
+	}
+	d.check("hijacked", gotRun.hijacked, refRun.hijacked)
+	if refRun.hijacked && refRun.visible {
+		// net/http sends the header before it hands over the connection,
+		// the middleware may still hold it: only the absence of a panic
+		// is compared.
+		return d
+	}
+	if (ref.err == nil) != (got.err == nil) {
+		if refRun.panicked == nil || got.err == nil && got.bodyErr == nil {
+			d.add("request error: got %v, want %v", got.err, ref.err)
+		}
+		return d
+	}
+	if ref.err != nil {
+		return d
+	}
+	d.check("status", got.status, ref.status)
+	d.check("informational responses", stripVary(got.infos), stripVary(ref.infos))
+
+	coding := got.header.Get("Content-Encoding")
+	compressed := compressedRun
+	body := got.body
+	var decErr error
+	if compressed {
+		body, decErr = decode(tg, coding, got.body)
+	}
+	unboundary(got.header, &body)
+	unboundary(ref.header, &ref.body)
+	if refRun.panicked != nil {
+		// Both truncated: the body must be the start of what the program
+		// wrote, and the target's stream must not look complete.
+		if got.bodyErr == nil && decErr == nil && ref.bodyErr != nil {
+			d.add("a panicking handler's response looks complete (%d bytes decoded)", len(body))
+		}
+		if !bytes.HasPrefix(ref.body, body) && !bytes.HasPrefix(body, ref.body) {
+			d.add("a panicking handler's body is not a prefix of net/http's")
+		}
+		return d
+	}
+	if decErr != nil {
+		d.add("decoding %s: %v", coding, decErr)
+	}
+	if wrongCL && (bytes.HasPrefix(body, ref.body) || bytes.HasPrefix(ref.body, body)) {
+		body = ref.body
+	}
+	if !bytes.Equal(body, ref.body) {
+		d.add("body: got %d bytes %s, want %d bytes %s", len(body), excerpt(body), len(ref.body), excerpt(ref.body))
+	}
+	if tg.Loose {
+		return d
+	}
+	if (got.bodyErr == nil) != (ref.bodyErr == nil) && !wrongCL {
+		d.add("body error: got %v, want %v", got.bodyErr, ref.bodyErr)
+	}
+	gh, rh := got.header.Clone(), ref.header.Clone()
+	if wrongCL && len(ref.body) == 0 {
+		// net/http sniffs the type from the first bytes it sends.
+		delete(gh, "Content-Type")
+		delete(rh, "Content-Type")
+	}
+	stripHeaderVary(gh)
+	stripHeaderVary(rh)
+	if compressed {
+		delete(gh, "Content-Encoding")
+		delete(gh, "Content-Length")
+		delete(rh, "Content-Length")
+		delete(rh, "Accept-Ranges")
+		if !tg.ETagKept {
+			weaken(rh)
+		}
+	} else {
+		if got.status == http.StatusNotModified && !tg.ETagKept && gh.Get("Etag") == "W/"+rh.Get("Etag") {
+			weaken(rh) // the tag of the compressed response the client may hold
+		}
+		if !p.has(opReadFrom) && !p.has(opServeContent) || got.chunked == ref.chunked {
+			// net/http's ReadFrom (ServeContent's too) starts the
+			// response after 512 bytes; the middleware holds them, and
+			// net/http may then see all of a short body and send its
+			// length (documented).
+			d.check("Content-Length", got.contentLength, ref.contentLength)
+			d.check("chunked", got.chunked, ref.chunked)
+		} else {
+			delete(gh, "Content-Length")
+			delete(rh, "Content-Length")
+		}
+	}
+	if got.chunked != ref.chunked {
+		// A chunked response's Trailer field declares its trailers, which
+		// the client takes out of the header; a response with a length
+		// has no trailers.
+		delete(gh, "Trailer")
+		delete(rh, "Trailer")
+	} else {
+		d.check("trailer", headerString(setOnly(got.trailer)), headerString(setOnly(ref.trailer)))
+	}
+	d.check("header", headerString(gh), headerString(rh))
+	return d
+}
+
+type diffs []string
+
+func (d *diffs) add(format string, args ...any) { *d = append(*d, fmt.Sprintf(format, args...)) }
+
+func (d *diffs) check(what string, got, want any) {
+	if g, w := fmt.Sprintf("%q", got), fmt.Sprintf("%q", want); g != w {
+		d.add("%s: got %s, want %s", what, g, w)
+	}
+}
+
+func samePanic(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	ae, aok := a.(error)
+	be, bok := b.(error)
+	if aok && bok {
+		return errors.Is(ae, be)
+	}
+	return a == b
+}
+
+func decode(tg Target, coding string, b []byte) ([]byte, error) {
+	if dec := tg.Decoders[coding]; dec != nil {
+		return dec(bytes.NewReader(b))
+	}
+	if coding != "gzip" {
+		return b, fmt.Errorf("no decoder for %q", coding)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+}
+
+func excerpt(b []byte) string {
+	if len(b) > 24 {
+		return fmt.Sprintf("%q...", b[:24])
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// stripVary removes Accept-Encoding from the Vary fields of informational
+// responses, as stripHeaderVary does from a header.
+func stripVary(infos []string) []string {
+	var out []string
+	for _, s := range infos {
+		code, hdr, _ := strings.Cut(s, " ")
+		h := http.Header{}
+		for _, f := range strings.Split(hdr, "; ") {
+			if k, v, ok := strings.Cut(f, ": "); ok {
+				h[k] = []string{v}
+			}
+		}
+		stripHeaderVary(h)
+		out = append(out, code+" "+headerString(h))
+	}
+	return out
+}
+
+// stripHeaderVary removes Accept-Encoding from h's Vary: the middleware
+// adds it to every response it sees (documented).
+func stripHeaderVary(h http.Header) {
+	var keep []string
+	for _, v := range h["Vary"] {
+		for _, tok := range strings.Split(v, ",") {
+			if tok = strings.TrimSpace(tok); tok != "" && !strings.EqualFold(tok, "Accept-Encoding") {
+				keep = append(keep, tok)
+			}
+		}
+	}
+	if keep == nil {
+		delete(h, "Vary")
+	} else {
+		h["Vary"] = []string{strings.Join(keep, ", ")}
+	}
+}
+
+// weaken turns h's strong ETag into a weak one, as a compressed response's.
+func weaken(h http.Header) {
+	if tag := h.Get("Etag"); tag != "" && !strings.HasPrefix(tag, "W/") {
+		h.Set("Etag", "W/"+tag)
+	}
+}
+
+// wrongContentLength reports whether the program sets a Content-Length
+// other than its body's, itself or through a ServeContent that is not all
+// of the body.
+func (p *Program) wrongContentLength() bool {
+	serves, bodies := false, 0
+	for _, o := range p.ops {
+		switch o.kind {
+		case opServeContent:
+			serves = true
+			bodies++
+		case opWrite, opReadFrom:
+			bodies++
+		}
+		if o.kind != opSet {
+			continue
+		}
+		if hs := headerSets[o.arg]; hs.name == "Content-Length" {
+			if v := hs.value[0]; v == "$short" || v != "$total" && v != strconv.Itoa(p.total) {
+				return true
+			}
+		}
+	}
+	return serves && bodies > 1
+}
+
+// setOnly returns the trailers of t that have a value: a declared trailer
+// the handler did not set is in a chunked response's t, without one.
+func setOnly(t http.Header) http.Header {
+	out := http.Header{}
+	for k, v := range t {
+		if len(v) > 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// has reports whether the program has an op of kind.
+func (p *Program) has(kind int) bool {
+	return slices.ContainsFunc(p.ops, func(o op) bool { return o.kind == kind })
+}
+
+// dropErrors returns ops with ErrContentLength and I/O errors as
+// successes.
+func dropErrors(ops []string) []string {
+	out := slices.Clone(ops)
+	for i, o := range out {
+		if o == http.ErrContentLength.Error() || o == "error" {
+			out[i] = ""
+		}
+	}
+	return out
+}
+
+// unboundary replaces the random boundaries of multipart/byteranges bodies
+// (http.ServeContent's answer to several ranges), 60 hex digits from
+// mime/multipart, in h's Content-Type and in body by a fixed one.
+func unboundary(h http.Header, body *[]byte) {
+	if ct := h.Get("Content-Type"); ct != "" {
+		h.Set("Content-Type", boundary.ReplaceAllString(ct, "BOUNDARY"))
+	}
+	*body = boundary.ReplaceAll(*body, []byte("BOUNDARY"))
+}
+
+var boundary = regexp.MustCompile("[0-9a-f]{60}")

@@ -84,13 +84,13 @@ func (w *rwState) addVary() {
 
 // Header returns the header map. As with net/http, changes made after the
 // first Write or final WriteHeader do not reach the response, except
-// trailers: until the response is decided, the handler gets a copy, whose
-// trailers finish copies back.
+// trailers: after that the handler gets a copy, whose trailers finish
+// copies back.
 func (w *rwState) Header() http.Header {
 	if w.hdr != nil {
 		return w.hdr
 	}
-	if w.state == stateUndecided && w.committed {
+	if w.committed {
 		w.hdr = w.rw.Header().Clone()
 		return w.hdr
 	}
@@ -103,10 +103,13 @@ func (w *rwState) WriteHeader(code int) {
 	switch w.state {
 	case stateUndecided:
 	case statePlain, stateCompress:
+		if w.committed {
+			return // as net/http ignores it, even if nothing went out yet
+		}
 		if code >= 200 {
 			w.wrote = true
 		}
-		w.rw.WriteHeader(code) // a 1xx, or a superfluous call net/http reports
+		w.rw.WriteHeader(code) // a response the middleware only watches (see finish)
 		return
 	default:
 		return

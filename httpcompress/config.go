@@ -137,9 +137,14 @@ type Encoding struct {
 	Open func(w *codec.Writer, dst io.Writer, level, pad int) error
 	// OpenReader, if not nil, points r at a pooled decompressor of the
 	// coding reading from src, for the request bodies that
-	// Config.RequestLimit decompresses. An error is the stream's: a bad
-	// header, or io.EOF for an empty body.
-	OpenReader func(r *codec.Reader, src io.Reader) error
+	// Config.RequestLimit decompresses; limit is RequestLimit. The handler
+	// stops reading at the limit, but the decompressor must not allocate
+	// in proportion to what a stream asks for beyond it (a zstd window):
+	// a stream that needs more memory than limit justifies returns an
+	// error wrapping codec.ErrTooLarge, from OpenReader or from Read,
+	// which the handler reports as ErrRequestTooLarge. Another error is
+	// the stream's: a bad header, or io.EOF for an empty body.
+	OpenReader func(r *codec.Reader, src io.Reader, limit int64) error
 }
 
 // validate checks c and returns the form the handler uses.

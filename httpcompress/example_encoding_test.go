@@ -42,7 +42,11 @@ func Example_encoding() {
 		Open: func(w *codec.Writer, dst io.Writer, level, pad int) error {
 			return deflateCodec.OpenWriter(w, dst, level) // no room for padding in zlib
 		},
-		OpenReader: deflateCodec.OpenReader, // request bodies too, under RequestLimit
+		// Request bodies too, under RequestLimit: zlib's window is 32 KiB
+		// whatever the stream, so the limit is the handler's to enforce.
+		OpenReader: func(r *codec.Reader, src io.Reader, limit int64) error {
+			return deflateCodec.OpenReader(r, src)
+		},
 	}
 	mw, err := httpcompress.New(httpcompress.Config{Encodings: []httpcompress.Encoding{httpcompress.Gzip(), deflate}})
 	if err != nil {

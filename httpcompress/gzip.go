@@ -16,7 +16,7 @@ import (
 // padding of 1 byte takes 2 there).
 func Gzip() Encoding { return stdGzip }
 
-var stdGzip = Encoding{Name: "gzip", Open: openGzip, OpenReader: gzipCodec.OpenReader}
+var stdGzip = Encoding{Name: "gzip", Open: openGzip, OpenReader: openGzipReader}
 
 // gzipCodec is gzpool's format: compress/gzip's writer and reader.
 var gzipCodec = codec.Must(codec.New(codec.Format{
@@ -36,6 +36,13 @@ var gzipPark = []byte{
 	0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, // header: deflate, no flags, OS unknown
 	0x03, 0x00, // empty final block
 	0, 0, 0, 0, 0, 0, 0, 0, // CRC-32 and size of nothing
+}
+
+// openGzipReader is gzip's OpenReader: a gzip stream needs no more memory
+// than its 32 KiB window whatever its length, so the limit is the
+// handler's to enforce.
+func openGzipReader(r *codec.Reader, src io.Reader, _ int64) error {
+	return gzipCodec.OpenReader(r, src)
 }
 
 func openGzip(w *codec.Writer, dst io.Writer, level, pad int) error {

@@ -15,7 +15,8 @@ import (
 // producing at most limit bytes.
 type requestBody struct {
 	src      io.ReadCloser
-	open     func(*codec.Reader, io.Reader) error
+	only     readerOnly // src without its other methods, for the decompressor
+	open     func(*codec.Reader, io.Reader, int64) error
 	zr       codec.Reader // opened on the first Read, which reads the header
 	opened   bool
 	limit, n int64
@@ -39,7 +40,7 @@ func wrapRequest(r *http.Request, limit int64, encs []Encoding) (*http.Request, 
 	if open == nil {
 		return r, nil
 	}
-	b := &requestBody{src: r.Body, open: open, limit: limit}
+	b := &requestBody{src: r.Body, only: readerOnly{r.Body}, open: open, limit: limit}
 	r = r.Clone(r.Context())
 	r.Body = b
 	delete(r.Header, "Content-Encoding")
@@ -50,7 +51,7 @@ func wrapRequest(r *http.Request, limit int64, encs []Encoding) (*http.Request, 
 
 // requestDecoder returns the OpenReader of the first of encs named coding,
 // or of Gzip() for gzip and x-gzip, or nil.
-func requestDecoder(coding string, encs []Encoding) func(*codec.Reader, io.Reader) error {
+func requestDecoder(coding string, encs []Encoding) func(*codec.Reader, io.Reader, int64) error {
 	if strings.EqualFold(coding, "x-gzip") {
 		coding = "gzip"
 	}
@@ -68,14 +69,24 @@ func requestDecoder(coding string, encs []Encoding) func(*codec.Reader, io.Reade
 // tooLargeError is both an *http.MaxBytesError, which handlers already map
 // to 413, and ErrRequestTooLarge.
 type tooLargeError struct {
-	mbe http.MaxBytesError
+	mbe   http.MaxBytesError
+	cause error // the decompressor's refusal, if it refused
 }
 
 func (e *tooLargeError) Error() string {
-	return ErrRequestTooLarge.Error() + ": limit " + strconv.FormatInt(e.mbe.Limit, 10) + " bytes"
+	s := ErrRequestTooLarge.Error() + ": limit " + strconv.FormatInt(e.mbe.Limit, 10) + " bytes"
+	if e.cause != nil {
+		s += ": " + e.cause.Error()
+	}
+	return s
 }
 
-func (e *tooLargeError) Unwrap() []error { return []error{&e.mbe, ErrRequestTooLarge} }
+func (e *tooLargeError) Unwrap() []error {
+	if e.cause != nil {
+		return []error{&e.mbe, ErrRequestTooLarge, e.cause}
+	}
+	return []error{&e.mbe, ErrRequestTooLarge}
+}
 
 // Read decompresses into p. Past the limit it returns what fits and an
 // error that is an *http.MaxBytesError; a stream whose header is corrupt
@@ -85,9 +96,11 @@ func (b *requestBody) Read(p []byte) (int, error) {
 		return 0, b.err
 	}
 	if !b.opened {
-		if err := b.open(&b.zr, b.src); err != nil {
-			b.err = fmt.Errorf("httpcompress: Request.Body: %w", err)
-			return 0, b.err
+		// The body goes in without its other methods: klauspost's zstd
+		// decoder decodes a source with Bytes and Len, such as a
+		// *bytes.Buffer, whole before the first Read.
+		if err := b.open(&b.zr, &b.only, b.limit); err != nil {
+			return 0, b.fail(err)
 		}
 		b.opened = true
 	}
@@ -106,14 +119,28 @@ func (b *requestBody) Read(p []byte) (int, error) {
 		b.release()
 		return n, b.err
 	}
-	if err != nil {
-		if err != io.EOF {
-			err = fmt.Errorf("httpcompress: Request.Body: %w", err)
-		}
+	if err != nil && err != io.EOF {
+		return n, b.fail(err)
+	}
+	if err == io.EOF {
 		b.err = err
 		b.release()
 	}
 	return n, err
+}
+
+// fail ends the body with the decompressor's error: a stream that needs
+// more memory than the limit justifies is too large, as a stream past the
+// limit is; anything else is the stream's.
+func (b *requestBody) fail(err error) error {
+	if errors.Is(err, codec.ErrTooLarge) {
+		b.tooLarge = true
+		b.err = &tooLargeError{mbe: http.MaxBytesError{Limit: b.limit}, cause: err}
+	} else {
+		b.err = fmt.Errorf("httpcompress: Request.Body: %w", err)
+	}
+	b.release()
+	return b.err
 }
 
 // release gives the decompressor back.

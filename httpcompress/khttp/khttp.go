@@ -1,6 +1,7 @@
 package khttp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -51,7 +52,13 @@ func Encodings() []httpcompress.Encoding {
 // (a padding of 1 byte takes 2 there).
 func Gzip() httpcompress.Encoding { return gzipEncoding }
 
-var gzipEncoding = httpcompress.Encoding{Name: "gzip", Open: openGzip, OpenReader: gzipCodec.OpenReader}
+var gzipEncoding = httpcompress.Encoding{Name: "gzip", Open: openGzip, OpenReader: openGzipReader}
+
+// openGzipReader is gzip's OpenReader: a gzip stream needs its 32 KiB
+// window whatever its length, so the limit is the caller's to enforce.
+func openGzipReader(r *codec.Reader, src io.Reader, _ int64) error {
+	return gzipCodec.OpenReader(r, src)
+}
 
 // gzipCodec is kgzip's format. klauspost's flate decoder keeps its Huffman
 // tables across Reset, so that a reused one can accept a corrupt stream
@@ -86,12 +93,29 @@ var padding = sync.OnceValue(func() string { return strings.Repeat("Padding-", 8
 // zstd's speeds: 1 and -2 to SpeedFastest, -1 and 2 to 5 to SpeedDefault, 6
 // to 8 to SpeedBetterCompression, 9 to SpeedBestCompression. Jitter's
 // padding is a skippable frame of 8 bytes plus the padding, before the data.
-// Request bodies are read with a window of at most 8 MiB, a new decoder for
-// each. Its encoders come from one codec.Codec for the whole program,
-// shared by every middleware that uses the Encoding.
+// Its encoders come from one codec.Codec for the whole program, shared by
+// every middleware that uses the Encoding.
+//
+// Request bodies get a new decoder each, whose window is at most the
+// limit and one 128 KiB block, rounded up to a size zstd can declare, and
+// at most 8 MiB: a frame that declares a larger window has it lowered to
+// that, since it can only hold bytes past the limit; a frame that needs
+// more (its content size is over the limit, or it needs over 8 MiB) is
+// refused with an error wrapping codec.ErrTooLarge. The decoder never
+// decodes a body whole, even one with Bytes and Len (a *bytes.Buffer),
+// which klauspost's decoder otherwise does.
 func Zstd() httpcompress.Encoding { return zstdEncoding }
 
-var zstdEncoding = httpcompress.Encoding{Name: "zstd", Open: openZstd, OpenReader: zstdCodec.OpenReader}
+var zstdEncoding = httpcompress.Encoding{Name: "zstd", Open: openZstd, OpenReader: openZstdReader}
+
+// openZstdReader is zstd's OpenReader: the decoder reads src through a
+// zstdSource, which bounds its window by the limit.
+func openZstdReader(r *codec.Reader, src io.Reader, limit int64) error {
+	if src == nil {
+		panic("khttp: Zstd().OpenReader: nil io.Reader")
+	}
+	return zstdCodec.OpenReader(r, newZstdSource(src, limit))
+}
 
 const (
 	zstdWindow    = 1 << 20 // the encoders' window
@@ -110,14 +134,37 @@ var zstdCodec = codec.Must(codec.New(codec.Format{
 			zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true))
 	},
 	NewDecompressor: func() codec.Decompressor {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
+		// MaxMemory bounds a single-segment frame's window, its content
+		// size, as MaxWindow bounds the others'; DecodeBuffersBelow 0
+		// turns off decoding a source with Bytes and Len whole.
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow),
+			zstd.WithDecoderMaxMemory(zstdMaxWindow), zstd.WithDecodeBuffersBelow(0))
 		if err != nil {
 			panic("khttp: zstd.NewReader: " + err.Error()) // the options are valid
 		}
-		return d
+		return zstdDecoder{d}
 	},
 	SingleUse: true,
 }))
+
+// zstdDecoder reports a frame refused for the memory it needs as too
+// large, not corrupt. zstdSource refuses them first; the decoder's own
+// limits are the second line.
+type zstdDecoder struct{ *zstd.Decoder }
+
+func (d zstdDecoder) Read(p []byte) (int, error) {
+	n, err := d.Decoder.Read(p)
+	return n, zstdErr(err)
+}
+
+func (d zstdDecoder) Reset(r io.Reader) error { return zstdErr(d.Decoder.Reset(r)) }
+
+func zstdErr(err error) error {
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		return fmt.Errorf("khttp: zstd: %w: %w (at most %d bytes of window)", codec.ErrTooLarge, err, zstdMaxWindow)
+	}
+	return err
+}
 
 func zstdLevel(level int) (zstd.EncoderLevel, error) {
 	switch {

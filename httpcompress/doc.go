@@ -160,7 +160,10 @@
 // bytes (64 KiB by default) are held until the handler writes that much,
 // flushes or returns. The prefix buffer is pooled, at most
 // max(MinSize, 512, JitterPrefix when Jitter is set) bytes per response in
-// flight. Pooled compressors cost what gzpool's doc says (about 800 KB to
+// flight. A request body that RequestLimit decompresses costs at most the
+// limit and 64 KiB of allocations, whatever it holds: about 2.4 KiB with a
+// pooled gzip decoder, 56 KiB when the pool has none to give. Pooled
+// compressors cost what gzpool's doc says (about 800 KB to
 // 1.2 MB each for compress/flate) and are held like any reuse.Pool's values.
 // Against gzhttp at the same level with the same deflate, a compressed
 // response costs one allocation of the middleware's (8 bytes) against three,

@@ -72,7 +72,7 @@ type engine struct {
 	seed   maphash.Seed // keys Jitter's hash
 	need   int          // the longest prefix a response buffers
 	bufs   reuse.Pool[*[]byte]
-	states reuse.Pool[*rwState]
+	states reuse.Pool[*state]
 }
 
 type handler struct {

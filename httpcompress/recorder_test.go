@@ -164,9 +164,11 @@ func TestStateReuse(t *testing.T) {
 			leaked = w
 			w.Write(text(2000))
 		case "/mutate":
+			// The header map of before the first Write is the one sent.
+			hdr := w.Header()
+			hdr["Vary"][0] = "Cookie"
 			w.Write(text(2000))
-			w.Header()["Vary"][0] = "Cookie"
-			w.Header()["Content-Encoding"][0] = "br"
+			hdr["Content-Encoding"][0] = "br"
 		default:
 			_, lateErr = leaked.Write([]byte("LEAKED"))
 			leaked.WriteHeader(500)

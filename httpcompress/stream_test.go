@@ -268,4 +268,14 @@ func TestWriteAfterReturn(t *testing.T) {
 	if err := http.NewResponseController(w).Flush(); err == nil {
 		t.Errorf("Flush after return: no error")
 	}
+	if n, err := w.(io.ReaderFrom).ReadFrom(strings.NewReader("late")); n != 0 || err == nil {
+		t.Errorf("ReadFrom after return: %d, %v", n, err)
+	}
+	if _, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		t.Errorf("Hijack after return: no error")
+	}
+	w.Header().Set("X-Late", "1")
+	if h := w.Header(); len(h) != 0 {
+		t.Errorf("Header after return: %v, want a new empty map each time", h)
+	}
 }

@@ -256,7 +256,11 @@ func compare(p *Program, tg Target, ref, got *response, refRun, gotRun *run) []s
 	if decErr != nil {
 		d.add("decoding %s: %v", coding, decErr)
 	}
-	if wrongCL && (bytes.HasPrefix(body, ref.body) || bytes.HasPrefix(ref.body, body)) {
+	if wrongCL && (bytes.HasPrefix(body, ref.body) || bytes.HasPrefix(ref.body, body) ||
+		p.has(opReadFrom) || p.has(opServeContent)) {
+		// net/http's ReadFrom writes past a length it failed a Write at,
+		// unchecked, once the header is out: its body is then neither the
+		// handler's nor a prefix of it.
 		body = ref.body
 	}
 	if !bytes.Equal(body, ref.body) {

@@ -232,11 +232,15 @@ func check(f Format) error {
 	return fmt.Errorf("%s: Park is not an empty stream: %v", f.Name, err)
 }
 
-// pool returns the pool for level, or an error wrapping ErrLevel.
+// pool returns the pool for level, or an error wrapping ErrLevel that
+// names op, unless op is "".
 func (c *Codec) pool(op string, level int) (*reuse.Pool[*wentry], error) {
 	if level < c.f.MinLevel || level > c.f.MaxLevel {
-		return nil, fmt.Errorf("%s: %s: level %d: %w (want %d to %d)",
-			c.f.Name, op, level, ErrLevel, c.f.MinLevel, c.f.MaxLevel)
+		name := c.f.Name
+		if op != "" {
+			name += ": " + op
+		}
+		return nil, fmt.Errorf("%s: level %d: %w (want %d to %d)", name, level, ErrLevel, c.f.MinLevel, c.f.MaxLevel)
 	}
 	if level == -1 && c.f.DefaultLevel != 0 {
 		level = c.f.DefaultLevel
@@ -465,7 +469,7 @@ type Writer struct {
 
 // OpenWriter points w at a pooled compressor writing to dst.
 func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
-	return c.OpenWriterWith(w, dst, level, nil)
+	return c.openWriter("OpenWriter", w, dst, level, nil)
 }
 
 // OpenWriterWith is OpenWriter that first calls set, if it is not nil, with
@@ -476,10 +480,16 @@ func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
 // error, the compressor goes back to the pool, w is left closed, and the
 // error is returned.
 func (c *Codec) OpenWriterWith(w *Writer, dst io.Writer, level int, set func(Compressor) error) error {
+	return c.openWriter("OpenWriterWith", w, dst, level, set)
+}
+
+// openWriter is OpenWriterWith, called as op. A bad level's error names no
+// method: the wrapping packages' NewWriter calls OpenWriter too.
+func (c *Codec) openWriter(op string, w *Writer, dst io.Writer, level int, set func(Compressor) error) error {
 	if dst == nil {
-		panic(c.f.Name + ": NewWriter: nil io.Writer")
+		panic(c.f.Name + ": " + op + ": nil io.Writer")
 	}
-	p, err := c.pool("NewWriter", level)
+	p, err := c.pool("", level)
 	if err != nil {
 		return err
 	}
@@ -533,7 +543,7 @@ type Reader struct {
 // OpenReader points r at a pooled decompressor reading from src.
 func (c *Codec) OpenReader(r *Reader, src io.Reader) error {
 	if src == nil {
-		panic(c.f.Name + ": NewReader: nil io.Reader")
+		panic(c.f.Name + ": OpenReader: nil io.Reader")
 	}
 	e := c.getReader()
 	var from io.Reader = src

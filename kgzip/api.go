@@ -69,6 +69,9 @@ type Writer struct {
 // The caller must Close the Writer: Close finishes the stream and gives the
 // compressor back to the pool. A Writer that is never closed is not reused.
 func NewWriter(w io.Writer, level int) (*Writer, error) {
+	if w == nil {
+		panic("kgzip: NewWriter: nil io.Writer")
+	}
 	h := new(Writer)
 	if err := pools.OpenWriter(&h.w, w, level); err != nil {
 		return nil, err
@@ -111,6 +114,9 @@ type Reader struct {
 //
 // The caller must Close the Reader to give the decompressor back.
 func NewReader(r io.Reader) (*Reader, error) {
+	if r == nil {
+		panic("kgzip: NewReader: nil io.Reader")
+	}
 	h := new(Reader)
 	if err := pools.OpenReader(&h.r, r); err != nil {
 		return nil, err

@@ -64,6 +64,9 @@ type Writer struct {
 // The caller must Close the Writer: Close finishes the stream and gives the
 // compressor back to the pool. A Writer that is never closed is not reused.
 func NewWriter(w io.Writer, level int) (*Writer, error) {
+	if w == nil {
+		panic("zlibpool: NewWriter: nil io.Writer")
+	}
 	h := new(Writer)
 	if err := pools.OpenWriter(&h.w, w, level); err != nil {
 		return nil, err
@@ -105,6 +108,9 @@ type Reader struct {
 //
 // The caller must Close the Reader to give the decompressor back.
 func NewReader(r io.Reader) (*Reader, error) {
+	if r == nil {
+		panic("zlibpool: NewReader: nil io.Reader")
+	}
 	h := new(Reader)
 	if err := pools.OpenReader(&h.r, r); err != nil {
 		return nil, err

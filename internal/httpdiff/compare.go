@@ -344,7 +344,7 @@ func decode(tg Target, coding string, b []byte) ([]byte, error) {
 		return dec(bytes.NewReader(b))
 	}
 	if coding != "gzip" {
-		return b, fmt.Errorf("no decoder for %q", coding)
+		return b, fmt.Errorf("httpdiff: decode: no decoder for %q", coding)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {

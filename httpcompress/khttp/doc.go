@@ -1,23 +1,21 @@
 // Package khttp is httpcompress over github.com/klauspost/compress: the
 // same Config and behaviour (see httpcompress's package documentation),
-// with gzip from klauspost's flate, faster than compress/flate at the same
-// level, and zstd (RFC 8878) for the clients that accept it. Request
-// bodies in both codings are decompressed under Config.RequestLimit.
+// with zstd (RFC 8878) for the clients that accept it and gzip from
+// klauspost's flate for the others. Request bodies in both codings are
+// decompressed under Config.RequestLimit, within a stated bound on memory
+// (see Memory).
 //
-//	http.Handle("/", khttp.Handler(mux)) // zstd or gzip, 1 KiB minimum
+//	http.Handle("/", khttp.Handler(mux)) // zstd or gzip, bodies from 1 KiB
+//
+//	mw, err := khttp.New(httpcompress.Config{RequestLimit: 10 << 20})
+//	if err != nil {
+//		return err
+//	}
+//	http.Handle("/", mw(mux))
 //
 // When a client accepts both equally, as browsers and curl --compressed
-// do, zstd is chosen, because at the same Config.Level it sends fewer
-// bytes than this package's gzip on most bodies, at about the same
-// compression speed. At the default level, on 200 KiB each of JSON, HTML,
-// English text and log lines, zstd's output was 13% smaller to 1.1% larger
-// than this package's gzip (larger only on HTML), and 2.6% smaller to 6.6%
-// larger than compress/gzip's at its default level 6, which compressed
-// several times slower; this package's gzip was 0 to 15% larger than
-// compress/gzip's. The figures, their sources and how to rerun them are in
-// benchmarks/results/2026-11-26-httpcompress.md. List Gzip() first in
-// Config.Encodings to prefer gzip; use httpcompress, or a higher Level, for
-// smaller gzip.
+// do, zstd is chosen (see Compressed sizes); list Gzip() first in
+// Config.Encodings to prefer gzip.
 //
 // It lives in a nested module so that importing httpcompress never pulls
 // klauspost/compress in.
@@ -27,6 +25,7 @@
 // As in httpcompress: pooled encoders are reachable only from the
 // ResponseWriter of the response using them, go back exactly once when the
 // handler returns, and write only through a sink cleared when they go back.
+// A request body's decoder is new for each body and dropped at its end.
 // The encoders are pooled with the codec package, one codec.Codec per
 // coding for the whole program, shared by every middleware New returns.
 //
@@ -50,4 +49,17 @@
 // the limit and one 128 KiB block rounded up, at most 8 MiB. That is
 // 0.4 MiB at a limit of 1 KiB, 0.55 MiB at 64 KiB, 2.6 MiB at 1 MiB, and
 // at most 9.3 MiB at any limit.
+//
+// # Compressed sizes
+//
+// At the same Config.Level zstd sends fewer bytes than this package's gzip
+// on most bodies, at about the same compression speed. At the default
+// level, on 200 KiB each of JSON, HTML, English text and log lines, zstd's
+// output was 13% smaller to 1.1% larger than this package's gzip (larger
+// only on HTML), and 2.6% smaller to 6.6% larger than compress/gzip's at
+// its default level 6, which compressed several times slower; this
+// package's gzip was 0 to 15% larger than compress/gzip's. The figures,
+// their sources and how to rerun them are in
+// benchmarks/results/2026-11-26-httpcompress.md. Use httpcompress, or a
+// higher Level, for smaller gzip.
 package khttp

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -466,6 +467,55 @@ func (s *state) drop() {
 		s.cw.Close()
 	}
 	s.releaseBuf()
+}
+
+// holdFrom is ReadFrom while the response is undecided: it reads r into
+// the prefix buffer, committing and deciding as Write would, until the
+// response is decided or r ends (io.EOF).
+func (s *state) holdFrom(r io.Reader) (int64, error) {
+	var total int64
+	for s.state == stateUndecided {
+		if s.buf == nil {
+			s.buf = s.e.bufs.Get()
+		}
+		b := *s.buf
+		need := s.need
+		if !s.committed {
+			// Not committed: the first bytes read commit, as they would
+			// through Write; a source with nothing in it commits nothing,
+			// as with net/http's ReadFrom.
+			need = sniffLen
+		} else if len(b) >= need {
+			if err := s.decide(b); err != nil {
+				return total, err
+			}
+			break
+		}
+		if len(b) == cap(b) {
+			// Made smaller than need (see maxPrealloc): grow toward it.
+			b = slices.Grow(b, min(need-len(b), max(cap(b), sniffLen)))
+		}
+		n, err := r.Read(b[len(b):min(need, cap(b))])
+		*s.buf = b[:len(b)+n]
+		total += int64(n)
+		if n > 0 && !s.committed {
+			if cerr := s.commit(0); cerr != nil {
+				return total, cerr
+			}
+		}
+		if n > 0 && s.state == stateUndecided {
+			if int64(n) > s.left { // as in Write
+				s.left = -1
+				*s.buf = b
+				return total - int64(n), http.ErrContentLength
+			}
+			s.left -= int64(n)
+		}
+		if err != nil {
+			return total, err // io.EOF: r ended
+		}
+	}
+	return total, nil
 }
 
 // compressFrom compresses what r holds through a pooled buffer.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"slices"
 )
 
 // responseWriter is the http.ResponseWriter the wrapped handler sees, made
@@ -131,50 +130,12 @@ func (w *responseWriter) ReadFrom(r io.Reader) (int64, error) {
 	if s == nil {
 		return 0, errFinished
 	}
-	var total int64
-	for s.state == stateUndecided {
-		if s.buf == nil {
-			s.buf = s.e.bufs.Get()
-		}
-		b := *s.buf
-		need := s.need
-		if !s.committed {
-			// Not committed: the first bytes read commit, as they would
-			// through Write; a source with nothing in it commits nothing,
-			// as with net/http's ReadFrom.
-			need = sniffLen
-		} else if len(b) >= need {
-			if err := s.decide(b); err != nil {
-				return total, err
-			}
-			break
-		}
-		if len(b) == cap(b) {
-			// Made smaller than need (see maxPrealloc): grow toward it.
-			b = slices.Grow(b, min(need-len(b), max(cap(b), sniffLen)))
-		}
-		n, err := r.Read(b[len(b):min(need, cap(b))])
-		*s.buf = b[:len(b)+n]
-		total += int64(n)
-		if n > 0 && !s.committed {
-			if cerr := s.commit(0); cerr != nil {
-				return total, cerr
-			}
-		}
-		if n > 0 && s.state == stateUndecided {
-			if int64(n) > s.left { // as in Write
-				s.left = -1
-				*s.buf = b
-				return total - int64(n), http.ErrContentLength
-			}
-			s.left -= int64(n)
-		}
-		if err == io.EOF {
-			return total, nil
-		}
-		if err != nil {
-			return total, err
-		}
+	total, err := s.holdFrom(r)
+	if err == io.EOF {
+		return total, nil
+	}
+	if err != nil {
+		return total, err
 	}
 	switch s.state {
 	case statePlain:

@@ -158,28 +158,39 @@ func (s *zstdSource) endField() error {
 	case inDictionary:
 		return s.afterDictionary()
 	case inContentSize:
-		if s.got == 2 {
-			v += 256
-		}
-		if s.limit > 0 && v > uint64(s.limit) {
-			return s.tooLarge("a frame", v)
-		}
-		if s.fhd&0x20 != 0 && v > zstdMaxWindow { // Single_Segment: the window is the content
-			return s.tooLarge("a window", v)
-		}
-		s.start(inBlockHeader, 3)
+		return s.contentSize(v)
 	case inBlockHeader:
-		s.last = v&1 != 0
-		switch v >> 1 & 3 {
-		case 0, 2: // Raw_Block, Compressed_Block: Block_Size bytes
-			s.skip(inBlock, v>>3)
-		case 1: // RLE_Block: one byte
-			s.skip(inBlock, 1)
-		default:
-			s.field = inUnknown
-		}
+		s.blockHeader(v)
 	}
 	return nil
+}
+
+// contentSize checks a Frame_Content_Size, v as the field holds it.
+func (s *zstdSource) contentSize(v uint64) error {
+	if s.got == 2 {
+		v += 256
+	}
+	if s.limit > 0 && v > uint64(s.limit) {
+		return s.tooLarge("a frame", v)
+	}
+	if s.fhd&0x20 != 0 && v > zstdMaxWindow { // Single_Segment: the window is the content
+		return s.tooLarge("a window", v)
+	}
+	s.start(inBlockHeader, 3)
+	return nil
+}
+
+// blockHeader skips the block a Block_Header h starts.
+func (s *zstdSource) blockHeader(h uint64) {
+	s.last = h&1 != 0
+	switch h >> 1 & 3 {
+	case 0, 2: // Raw_Block, Compressed_Block: Block_Size bytes
+		s.skip(inBlock, h>>3)
+	case 1: // RLE_Block: one byte
+		s.skip(inBlock, 1)
+	default:
+		s.field = inUnknown
+	}
 }
 
 func (s *zstdSource) tooLarge(what string, n uint64) error {

@@ -185,124 +185,150 @@ func headerString(h http.Header) string {
 // compare returns how got, the target's response, differs from ref,
 // net/http's, beyond what the target documents.
 func compare(p *Program, tg Target, ref, got *response, refRun, gotRun *run) []string {
-	var d diffs
+	c := &comparison{p: p, tg: tg, ref: ref, got: got, refRun: refRun, gotRun: gotRun,
+		wrongCL: p.wrongContentLength()}
+	c.compressed = got.err == nil && got.header.Get("Content-Encoding") != "" &&
+		got.header.Get("Content-Encoding") != ref.header.Get("Content-Encoding")
+	if c.calls() && c.body() && !tg.Loose {
+		c.headers()
+	}
+	return c.d
+}
+
+// A comparison is one target's response to a program beside net/http's.
+type comparison struct {
+	p              *Program
+	tg             Target
+	ref, got       *response
+	refRun, gotRun *run
+	compressed     bool // the target compressed what net/http did not
+	wrongCL        bool // the program contradicts its Content-Length (see wrongContentLength)
+	d              diffs
+}
+
+// calls compares how the handlers ended and what their calls returned, and
+// reports whether there are responses left to compare.
+func (c *comparison) calls() bool {
 	// No panic but the program's: a panic of the middleware reaches the
 	// top of the chain with its own value.
-	if !samePanic(refRun.panicked, gotRun.panicked) {
-		d.add("panic: got %v, want %v", gotRun.panicked, refRun.panicked)
-		return d
+	if !samePanic(c.refRun.panicked, c.gotRun.panicked) {
+		c.d.add("panic: got %v, want %v", c.gotRun.panicked, c.refRun.panicked)
+		return false
 	}
-	if tg.Loose && !p.plain() {
-		return d
+	if c.tg.Loose && !c.p.plain() {
+		return false
 	}
-	compressedRun := got.err == nil && got.header.Get("Content-Encoding") != "" &&
-		got.header.Get("Content-Encoding") != ref.header.Get("Content-Encoding")
-	// A body that does not match the handler's Content-Length: net/http
-	// fails the Write that crosses it, the middleware holds the start of
-	// the body and writes it in other pieces, or drops the length when
-	// compressing; what reaches the client is the start of the body
-	// either way (documented).
-	wrongCL := p.wrongContentLength()
-	if tg.Loose {
+	switch {
+	case c.tg.Loose:
 		// gzhttp's Writes after a 204 or 304 return no error.
-	} else if wrongCL {
-		// Compressing drops the handler's Content-Length (documented), so
-		// a body longer than declared is sent whole where net/http fails
-		// the Writes past it; and net/http's ReadFrom writes past it to
-		// a client that may or may not have closed the connection yet.
-		d.check("calls' errors", dropErrors(gotRun.ops), dropErrors(refRun.ops))
-	} else {
-		d.check("calls' errors", gotRun.ops, refRun.ops)
+	case c.wrongCL:
+		// A body that does not match the handler's Content-Length:
+		// net/http fails the Write that crosses it, the middleware holds
+		// the start of the body and writes it in other pieces, or drops
+		// the length when compressing (documented); and net/http's
+		// ReadFrom writes past it to a client that may or may not have
+		// closed the connection yet.
+		c.d.check("calls' errors", dropErrors(c.gotRun.ops), dropErrors(c.refRun.ops))
+	default:
+		c.d.check("calls' errors", c.gotRun.ops, c.refRun.ops)
 	}
-	d.check("hijacked", gotRun.hijacked, refRun.hijacked)
-	if refRun.hijacked && refRun.visible {
+	c.d.check("hijacked", c.gotRun.hijacked, c.refRun.hijacked)
+	if c.refRun.hijacked && c.refRun.visible {
 		// net/http sends the header before it hands over the connection,
 		// the middleware may still hold it: only the absence of a panic
 		// is compared.
-		return d
+		return false
 	}
-	if (ref.err == nil) != (got.err == nil) {
-		if refRun.panicked == nil || got.err == nil && got.bodyErr == nil {
-			d.add("request error: got %v, want %v", got.err, ref.err)
+	if (c.ref.err == nil) != (c.got.err == nil) {
+		if c.refRun.panicked == nil || c.got.err == nil && c.got.bodyErr == nil {
+			c.d.add("request error: got %v, want %v", c.got.err, c.ref.err)
 		}
-		return d
+		return false
 	}
-	if ref.err != nil {
-		return d
-	}
-	d.check("status", got.status, ref.status)
-	d.check("informational responses", stripVary(got.infos), stripVary(ref.infos))
+	return c.ref.err == nil
+}
 
+// body compares the statuses and the decoded bodies, and reports whether
+// the headers are to be compared.
+func (c *comparison) body() bool {
+	ref, got := c.ref, c.got
+	c.d.check("status", got.status, ref.status)
+	c.d.check("informational responses", stripVary(got.infos), stripVary(ref.infos))
 	coding := got.header.Get("Content-Encoding")
-	compressed := compressedRun
 	body := got.body
 	var decErr error
-	if compressed {
-		body, decErr = decode(tg, coding, got.body)
+	if c.compressed {
+		body, decErr = decode(c.tg, coding, got.body)
 	}
 	unboundary(got.header, &body)
 	unboundary(ref.header, &ref.body)
-	if refRun.panicked != nil {
-		// Both truncated: the body must be the start of what the program
-		// wrote, and the target's stream must not look complete.
-		if got.bodyErr == nil && decErr == nil && ref.bodyErr != nil {
-			d.add("a panicking handler's response looks complete (%d bytes decoded)", len(body))
-		}
-		if !bytes.HasPrefix(ref.body, body) && !bytes.HasPrefix(body, ref.body) {
-			d.add("a panicking handler's body is not a prefix of net/http's")
-		}
-		return d
+	if c.refRun.panicked != nil {
+		c.truncated(body, decErr)
+		return false
 	}
 	if decErr != nil {
-		d.add("decoding %s: %v", coding, decErr)
+		c.d.add("decoding %s: %v", coding, decErr)
 	}
-	if wrongCL && (bytes.HasPrefix(body, ref.body) || bytes.HasPrefix(ref.body, body) ||
-		p.has(opReadFrom) || p.has(opServeContent)) {
+	if c.wrongCL && (bytes.HasPrefix(body, ref.body) || bytes.HasPrefix(ref.body, body) || c.p.copies()) {
 		// net/http's ReadFrom writes past a length it failed a Write at,
 		// unchecked, once the header is out: its body is then neither the
 		// handler's nor a prefix of it.
 		body = ref.body
 	}
 	if !bytes.Equal(body, ref.body) {
-		d.add("body: got %d bytes %s, want %d bytes %s", len(body), excerpt(body), len(ref.body), excerpt(ref.body))
+		c.d.add("body: got %d bytes %s, want %d bytes %s", len(body), excerpt(body), len(ref.body), excerpt(ref.body))
 	}
-	if tg.Loose {
-		return d
+	if (got.bodyErr == nil) != (ref.bodyErr == nil) && !c.wrongCL && !c.tg.Loose {
+		c.d.add("body error: got %v, want %v", got.bodyErr, ref.bodyErr)
 	}
-	if (got.bodyErr == nil) != (ref.bodyErr == nil) && !wrongCL {
-		d.add("body error: got %v, want %v", got.bodyErr, ref.bodyErr)
+	return true
+}
+
+// truncated compares the bodies of a program that panicked: both are
+// truncated, so the target's must be the start of net/http's, or the
+// other way round, and must not look complete.
+func (c *comparison) truncated(body []byte, decErr error) {
+	if c.got.bodyErr == nil && decErr == nil && c.ref.bodyErr != nil {
+		c.d.add("a panicking handler's response looks complete (%d bytes decoded)", len(body))
 	}
+	if !bytes.HasPrefix(c.ref.body, body) && !bytes.HasPrefix(body, c.ref.body) {
+		c.d.add("a panicking handler's body is not a prefix of net/http's")
+	}
+}
+
+// headers compares the headers and trailers, modulo the documented
+// differences.
+func (c *comparison) headers() {
+	ref, got := c.ref, c.got
 	gh, rh := got.header.Clone(), ref.header.Clone()
-	if wrongCL && len(ref.body) == 0 {
+	if c.wrongCL && len(ref.body) == 0 {
 		// net/http sniffs the type from the first bytes it sends.
 		delete(gh, "Content-Type")
 		delete(rh, "Content-Type")
 	}
 	stripHeaderVary(gh)
 	stripHeaderVary(rh)
-	if compressed {
+	switch {
+	case c.compressed:
 		delete(gh, "Content-Encoding")
 		delete(gh, "Content-Length")
 		delete(rh, "Content-Length")
 		delete(rh, "Accept-Ranges")
-		if !tg.ETagKept {
+		if !c.tg.ETagKept {
 			weaken(rh)
 		}
-	} else {
-		if got.status == http.StatusNotModified && !tg.ETagKept && gh.Get("Etag") == "W/"+rh.Get("Etag") {
-			weaken(rh) // the tag of the compressed response the client may hold
-		}
-		if !p.has(opReadFrom) && !p.has(opServeContent) || got.chunked == ref.chunked {
-			// net/http's ReadFrom (ServeContent's too) starts the
-			// response after 512 bytes; the middleware holds them, and
-			// net/http may then see all of a short body and send its
-			// length (documented).
-			d.check("Content-Length", got.contentLength, ref.contentLength)
-			d.check("chunked", got.chunked, ref.chunked)
-		} else {
-			delete(gh, "Content-Length")
-			delete(rh, "Content-Length")
-		}
+	case c.p.copies() && got.chunked != ref.chunked:
+		// net/http's ReadFrom (ServeContent's too) starts the response
+		// after 512 bytes; the middleware holds them, and net/http may
+		// then see all of a short body and send its length (documented).
+		delete(gh, "Content-Length")
+		delete(rh, "Content-Length")
+	default:
+		c.d.check("Content-Length", got.contentLength, ref.contentLength)
+		c.d.check("chunked", got.chunked, ref.chunked)
+	}
+	if !c.compressed && got.status == http.StatusNotModified && !c.tg.ETagKept && gh.Get("Etag") == "W/"+rh.Get("Etag") {
+		weaken(rh) // the tag of the compressed response the client may hold
 	}
 	if got.chunked != ref.chunked {
 		// A chunked response's Trailer field declares its trailers, which
@@ -311,10 +337,9 @@ func compare(p *Program, tg Target, ref, got *response, refRun, gotRun *run) []s
 		delete(gh, "Trailer")
 		delete(rh, "Trailer")
 	} else {
-		d.check("trailer", headerString(setOnly(got.trailer)), headerString(setOnly(ref.trailer)))
+		c.d.check("trailer", headerString(setOnly(got.trailer)), headerString(setOnly(ref.trailer)))
 	}
-	d.check("header", headerString(gh), headerString(rh))
-	return d
+	c.d.check("header", headerString(gh), headerString(rh))
 }
 
 type diffs []string
@@ -448,33 +473,56 @@ func setOnly(t http.Header) http.Header {
 func (p *Program) plain() bool {
 	committed, noBody := false, false
 	for _, o := range p.ops {
-		switch o.kind {
-		case opPanic, opHijack:
+		if o.unplain(committed, noBody) {
 			return false
-		case opSet, opDel, opWriteHeader, opServeContent:
-			if committed {
-				return false
-			}
 		}
-		if o.kind == opWrite && sizes[o.arg] == 0 {
-			return false // gzhttp v1.18.0 then labels a body it does not compress gzip
-		}
-		if (o.kind == opWrite || o.kind == opReadFrom) && noBody {
-			return false // gzhttp then sends Content-Encoding with the 204 or 304
-		}
-		noBody = noBody || o.kind == opWriteHeader && !committed && (codes[o.arg] == 204 || codes[o.arg] == 304)
-		switch {
-		case o.kind == opWrite, o.kind == opReadFrom, o.kind == opServeContent, o.kind == opFlush,
-			o.kind == opWriteHeader && codes[o.arg] >= 200, o.kind == opController && o.arg == 0:
-			committed = true
-		}
+		noBody = noBody || !committed && o.kind == opWriteHeader && !bodyAllowed(codes[o.arg])
+		committed = committed || o.commits()
 	}
 	return !p.wrongContentLength()
 }
 
-// has reports whether the program has an op of kind.
-func (p *Program) has(kind int) bool {
-	return slices.ContainsFunc(p.ops, func(o op) bool { return o.kind == kind })
+// unplain reports whether o makes a program one that gzhttp handles
+// otherwise than net/http, after committed and noBody (a 204 or 304).
+func (o op) unplain(committed, noBody bool) bool {
+	switch o.kind {
+	case opPanic, opHijack:
+		return true
+	case opSet, opDel, opWriteHeader, opServeContent:
+		return committed
+	case opWrite:
+		// An empty Write makes gzhttp label a body it does not compress
+		// gzip; one after a 204 or 304 makes it send Content-Encoding.
+		return sizes[o.arg] == 0 || noBody
+	case opReadFrom:
+		return noBody
+	}
+	return false
+}
+
+// bodyAllowed reports whether a final status allows a body.
+func bodyAllowed(code int) bool {
+	return code != http.StatusNoContent && code != http.StatusNotModified
+}
+
+// commits reports whether the op commits net/http's header: a Write, a
+// final status or a Flush.
+func (o op) commits() bool {
+	switch o.kind {
+	case opWrite, opReadFrom, opServeContent, opFlush:
+		return true
+	case opWriteHeader:
+		return codes[o.arg] >= 200
+	case opController:
+		return o.arg == 0
+	}
+	return false
+}
+
+// copies reports whether the program copies into the writer with ReadFrom,
+// itself or through http.ServeContent.
+func (p *Program) copies() bool {
+	return slices.ContainsFunc(p.ops, func(o op) bool { return o.kind == opReadFrom || o.kind == opServeContent })
 }
 
 // dropErrors returns ops with ErrContentLength and I/O errors as

@@ -129,23 +129,9 @@ func Decode(data []byte) *Program {
 	p.binary = flags&0x40 != 0
 	for len(data) > 0 && len(p.ops) < maxOps {
 		o := op{kind: next() % opKinds}
-		arg := next()
-		switch o.kind {
-		case opWrite, opReadFrom, opServeContent:
-			o.arg = arg % len(sizes)
-			if o.kind != opServeContent {
-				p.total += sizes[o.arg]
-			}
-		case opSet:
-			o.arg = arg % len(headerSets)
-		case opDel:
-			o.arg = arg % len(headerNames)
-		case opWriteHeader:
-			o.arg = arg % len(codes)
-		case opController:
-			o.arg = arg % len(controllerCalls)
-		case opPanic:
-			o.arg = arg % 2
+		o.arg = next() % argCount(o.kind)
+		if o.kind == opWrite || o.kind == opReadFrom {
+			p.total += sizes[o.arg]
 		}
 		p.ops = append(p.ops, o)
 	}
@@ -166,52 +152,44 @@ func Encode(ae, inm, rng int, head, binary bool, steps ...string) []byte {
 	}
 	out := []byte{byte(ae), byte(flags)}
 	for _, s := range steps {
-		verb, rest, _ := strings.Cut(s, " ")
-		kind, arg := -1, 0
-		switch verb {
-		case "write", "readfrom", "servecontent":
-			kind = map[string]int{"write": opWrite, "readfrom": opReadFrom, "servecontent": opServeContent}[verb]
-			n, _ := strconv.Atoi(rest)
-			arg = index(sizes[:], n)
-		case "set":
-			kind = opSet
-			name, value, _ := strings.Cut(rest, ": ")
-			arg = -1
-			for i, hs := range headerSets {
-				if http.CanonicalHeaderKey(hs.name) == http.CanonicalHeaderKey(name) &&
-					(value == "<nil>" && hs.value == nil || len(hs.value) == 1 && hs.value[0] == value) {
-					arg = i
-				}
-			}
-		case "del":
-			kind, arg = opDel, index(headerNames[:], http.CanonicalHeaderKey(rest))
-		case "status":
-			n, _ := strconv.Atoi(rest)
-			kind, arg = opWriteHeader, index(codes[:], n)
-		case "flush":
-			kind = opFlush
-		case "rc":
-			kind, arg = opController, index(controllerCalls[:], rest)
-		case "panic", "abort":
-			kind, arg = opPanic, map[string]int{"panic": 0, "abort": 1}[verb]
-		case "hijack":
-			kind = opHijack
-		}
-		if kind < 0 || arg < 0 {
+		o, ok := parseStep(s)
+		if !ok {
 			panic("httpdiff: Encode: bad step " + strconv.Quote(s))
 		}
-		out = append(out, byte(kind), byte(arg))
+		out = append(out, byte(o.kind), byte(o.arg))
 	}
 	return out
 }
 
-func index[T comparable](s []T, v T) int {
-	for i, x := range s {
-		if x == v {
-			return i
+// parseStep returns the op whose String is s.
+func parseStep(s string) (op, bool) {
+	for kind := range opKinds {
+		for arg := range argCount(kind) {
+			if o := (op{kind, arg}); o.String() == s {
+				return o, true
+			}
 		}
 	}
-	return -1
+	return op{}, false
+}
+
+// argCount is how many arguments ops of kind take.
+func argCount(kind int) int {
+	switch kind {
+	case opWrite, opReadFrom, opServeContent:
+		return len(sizes)
+	case opSet:
+		return len(headerSets)
+	case opDel:
+		return len(headerNames)
+	case opWriteHeader:
+		return len(codes)
+	case opController:
+		return len(controllerCalls)
+	case opPanic:
+		return 2
+	}
+	return 1
 }
 
 // String lists the program's request and steps, in Encode's words.
@@ -300,32 +278,9 @@ func (p *Program) serve(w http.ResponseWriter, r *http.Request, rr *run) {
 	for _, o := range p.ops {
 		var err error
 		switch o.kind {
-		case opWrite:
-			n := sizes[o.arg]
-			_, err = w.Write(p.body(off, n))
-			off += n
+		case opWrite, opReadFrom, opServeContent:
+			err = p.write(w, r, o, &off)
 			rr.visible = true
-		case opReadFrom:
-			n := sizes[o.arg]
-			_, err = io.Copy(w, readerOnly{bytes.NewReader(p.body(off, n))})
-			off += n
-			rr.visible = true
-		case opServeContent:
-			http.ServeContent(w, r, "f.txt", modTime, bytes.NewReader(p.body(0, sizes[o.arg])))
-			rr.visible = true
-		case opSet:
-			p.set(w.Header(), headerSets[o.arg].name, headerSets[o.arg].value)
-		case opDel:
-			w.Header().Del(headerNames[o.arg])
-		case opWriteHeader:
-			w.WriteHeader(codes[o.arg])
-			rr.visible = rr.visible || codes[o.arg] >= 200
-		case opFlush:
-			w.(http.Flusher).Flush()
-			rr.visible = true
-		case opController:
-			err = p.control(rc, o.arg)
-			rr.visible = rr.visible || o.arg == 0
 		case opPanic:
 			if o.arg == 1 {
 				panic(http.ErrAbortHandler)
@@ -342,9 +297,29 @@ func (p *Program) serve(w http.ResponseWriter, r *http.Request, rr *run) {
 			brw.Flush()
 			conn.Close()
 			return
+		default:
+			err = p.control(w, rc, o)
+			rr.visible = rr.visible || o.commits()
 		}
 		rr.ops = append(rr.ops, class(err))
 	}
+}
+
+// write runs a Write, ReadFrom or ServeContent op, the body from off on.
+func (p *Program) write(w http.ResponseWriter, r *http.Request, o op, off *int) error {
+	n := sizes[o.arg]
+	switch o.kind {
+	case opServeContent:
+		http.ServeContent(w, r, "f.txt", modTime, bytes.NewReader(p.body(0, n)))
+		return nil
+	case opReadFrom:
+		_, err := io.Copy(w, readerOnly{bytes.NewReader(p.body(*off, n))})
+		*off += n
+		return err
+	}
+	_, err := w.Write(p.body(*off, n))
+	*off += n
+	return err
 }
 
 func (p *Program) set(h http.Header, name string, value []string) {
@@ -363,16 +338,29 @@ func (p *Program) set(h http.Header, name string, value []string) {
 	}
 }
 
-func (p *Program) control(rc *http.ResponseController, call int) error {
-	switch call {
-	case 0:
-		return rc.Flush()
-	case 1:
-		return rc.SetWriteDeadline(time.Now().Add(time.Minute))
-	case 2:
-		return rc.SetReadDeadline(time.Now().Add(time.Minute))
+// control runs a header, status, Flush or ResponseController op.
+func (p *Program) control(w http.ResponseWriter, rc *http.ResponseController, o op) error {
+	switch o.kind {
+	case opSet:
+		p.set(w.Header(), headerSets[o.arg].name, headerSets[o.arg].value)
+	case opDel:
+		w.Header().Del(headerNames[o.arg])
+	case opWriteHeader:
+		w.WriteHeader(codes[o.arg])
+	case opFlush:
+		w.(http.Flusher).Flush()
+	case opController:
+		switch o.arg {
+		case 0:
+			return rc.Flush()
+		case 1:
+			return rc.SetWriteDeadline(time.Now().Add(time.Minute))
+		case 2:
+			return rc.SetReadDeadline(time.Now().Add(time.Minute))
+		}
+		return rc.EnableFullDuplex()
 	}
-	return rc.EnableFullDuplex()
+	return nil
 }
 
 // class names an error by the net/http sentinel it matches, so that two

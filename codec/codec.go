@@ -455,7 +455,7 @@ func (c *Codec) measure(e *rentry, dst, src []byte, limit, n int, scratch []byte
 var errTooLarge = errors.New("limit reached")
 
 func (c *Codec) corrupt(err error) error {
-	if errors.Is(err, ErrTooLarge) {
+	if errors.Is(err, toolarge.Err) {
 		return fmt.Errorf("%s: %w", c.f.Name, err) // a decompressor that refuses what it cannot hold
 	}
 	return fmt.Errorf("%s: %w: %w", c.f.Name, ErrCorrupt, err)

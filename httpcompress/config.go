@@ -141,9 +141,10 @@ type Encoding struct {
 	// stops reading at the limit, but the decompressor must not allocate
 	// in proportion to what a stream asks for beyond it (a zstd window):
 	// a stream that needs more memory than limit justifies returns an
-	// error wrapping codec.ErrTooLarge, from OpenReader or from Read,
-	// which the handler reports as ErrRequestTooLarge. Another error is
-	// the stream's: a bad header, or io.EOF for an empty body.
+	// error wrapping reuse.ErrTooLarge (as codec.ErrTooLarge does), from
+	// OpenReader or from Read, which the handler reports as
+	// ErrRequestTooLarge. Another error is the stream's: a bad header, or
+	// io.EOF for an empty body.
 	OpenReader func(r *codec.Reader, src io.Reader, limit int64) error
 }
 

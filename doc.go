@@ -110,8 +110,7 @@
 // Counting every Get and Put costs one plain increment per call in the
 // caller's per-P slot, which Get and Put touch anyway: no locked instruction,
 // no shared cache line. (Where there are no slots, an atomic add.) A pool
-// that counts also takes a second path through Get and Put, one call deeper,
-// so that pools that do not count test no flag on theirs.
+// that does not count pays a test of a flag it has already loaded.
 //
 // benchmarks/README.md gives what counting costs, in instructions and in
 // time.

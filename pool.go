@@ -51,8 +51,8 @@ type Pool[T any] struct {
 
 	// mode is how T is stored, decided at first use; 0 before.
 	mode atomic.Uint32
-	// slots holds one value per P in front of items (see internal/perp).
-	slots perp.Slots
+	// slots holds one value per P in front of items (see poolSlot).
+	slots perp.Slots[poolSlot, struct{}, *poolSlot]
 	// items holds T itself when T is pointer-shaped (storing it in an interface
 	// does not allocate), and *T boxes otherwise.
 	items sync.Pool
@@ -76,17 +76,31 @@ type paddedBox[T any] struct {
 	_ [128]byte
 }
 
-// take is perp.Slot.Take behind a function of this package, for Slices
-// (see fitSize): its Get compiled to fewer instructions so.
-func take(sl *perp.Slot) unsafe.Pointer { return sl.Take() }
+// poolSlot is a Pool's slot of one P.
+type poolSlot struct {
+	perp.Base[struct{}]
+	// val is the value Put last on the P, nil when empty: T itself when T
+	// is one pointer word (modeWord), a box holding it otherwise. The sweep
+	// may empty it.
+	val unsafe.Pointer
+	// box is an empty box for the next Put of a T that is not one word: the
+	// one the last Get emptied. The sweep empties it with val.
+	box unsafe.Pointer
+	_   [perp.SlotSize - unsafe.Sizeof(perp.Base[struct{}]{}) - 2*unsafe.Sizeof(uintptr(0))]byte
+}
 
-// countIf adds one to the slot counter n when counting is on. Written
-// inline in Get and Put, the compiler called perp.Add out of line there
-// (callgrind: 142 instructions per Get+Put with CountAll, against 128).
-func countIf(on bool, n *uint64) {
-	if on {
-		perp.Add(n)
+// Sweep is a Pool's retention rule, applied to each slot after every
+// collection: a slot taken from since the previous sweep keeps its value (a
+// second chance, so that a pool of costly values, gzip writers say, is not
+// rebuilt after each collection); any other is emptied, box included. So a
+// value Put into a pool nobody takes from survives the next collection and
+// is released by the one after, as a sync.Pool releases its values.
+func (sl *poolSlot) Sweep(used bool) (held bool) {
+	if !used {
+		perp.Clear(&sl.val)
+		perp.Clear(&sl.box)
 	}
+	return perp.Holds(&sl.val) || perp.Holds(&sl.box)
 }
 
 // Bits of Pool.mode.
@@ -127,72 +141,26 @@ func (s Stats) Hits() uint64 {
 // any relation between the values Put and those Get returns. Outside the
 // debug build, Get allocates nothing but what New does. It panics on a nil
 // *Pool.
-//
-//go:nosplit
 func (p *Pool[T]) Get() T {
-	// Implementation: Get and Put are written for what they compile to,
-	// measured with callgrind and paired timings (Go 1.26, amd64;
-	// BenchmarkHooks): go:nosplit drops the stack check (their frames are small, and the linker checks the bound);
-	// perp.At is written out as a condition, which drops a jump and a second nil
-	// test of the slot; the slot array is loaded after Pin, so that it is not
-	// kept across the call; Val is tested before Take, which drops Take's own
-	// second test; Put reads mode again after Pin, its helpers reading it
-	// themselves, so that mode is not kept across the hooks' calls; and a pool
-	// that counts every call takes getSlow and putSlow, so that the others test
-	// no counting flag. Per Get+Put of a *T, before and after: 142 and 127
-	// instructions without hooks, 168 and 141 with Reset and Accept (the same
-	// code inline around a sync.Pool: 140), 146 and 169 with CountAll.
 	if p == nil {
 		panic("reuse: Pool.Get: nil *Pool")
 	}
-	mode := p.mode.Load()
-	// One test for the common case: decided, and not counting. Counting,
-	// first use and no slot take getSlow.
-	if perp.OK && mode&(modeInit|modeCount) == modeInit {
-		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
-		if a := p.slots.Load(); a != nil && uint(pid) < uint(perp.Len(a)) {
-			if sl := perp.Of(a, pid); sl.Val != nil {
-				v := sl.Take()
-				var x T
-				if mode&modeWord != 0 {
-					x = p.fromWord(v)
-				} else {
-					sl.Spare = v // the emptied box serves the next Put
-					x = unbox[T](v)
-				}
-				perp.Unpin()
-				if debug.Enabled {
-					debugGot(p, x)
-				}
-				return x
-			}
-			perp.Unpin()
-			return p.getShared()
-		}
-		perp.Unpin()
-	}
-	return p.getSlow()
-}
-
-// getSlow is Get for a pool that counts every call, on first use, and where
-// there is no slot for the caller (it then makes the slots).
-func (p *Pool[T]) getSlow() T {
 	mode := p.mode.Load()
 	if mode == 0 {
 		mode = p.init()
 	}
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
-		if a := p.slots.Load(); a != nil && uint(pid) < uint(perp.Len(a)) {
-			sl := perp.Of(a, pid)
-			countIf(mode&modeCount != 0, &sl.Gets)
-			if sl.Val != nil {
-				v := sl.Take()
+		if sl := p.slots.At(pid); sl != nil {
+			if mode&modeCount != 0 {
+				sl.CountGet()
+			}
+			if v := sl.Take(&sl.val); v != nil {
 				var x T
 				if mode&modeWord != 0 {
 					x = p.fromWord(v)
 				} else {
-					sl.Spare = v // the emptied box serves the next Put
+					sl.box = v // the emptied box serves the next Put
 					x = unbox[T](v)
 				}
 				perp.Unpin()
@@ -205,10 +173,10 @@ func (p *Pool[T]) getSlow() T {
 			return p.getShared()
 		}
 		perp.Unpin()
-		p.slots.Grow()
+		p.slots.Grow() // for the next call
 	}
 	if mode&modeCount != 0 {
-		p.slots.Count(true)
+		p.slots.CountGet()
 	}
 	return p.getShared()
 }
@@ -254,8 +222,6 @@ func (p *Pool[T]) unbox(x any) T {
 // is kept for a later Get.
 //
 // Put transfers ownership: the caller must not touch x afterwards.
-//
-//go:nosplit
 func (p *Pool[T]) Put(x T) {
 	if p == nil {
 		panic("reuse: Pool.Put: nil *Pool")
@@ -264,20 +230,13 @@ func (p *Pool[T]) Put(x T) {
 		return // a double Put, reported by the debug build: storing it twice would hand it out twice
 	}
 	mode := p.mode.Load()
-	// One test for the common case, as in Get: a pool that counts every
-	// call, and the first use, take putSlow.
-	if mode&(modeInit|modeCount) != modeInit {
-		p.putSlow(x)
-		return
+	if mode == 0 {
+		mode = p.init()
 	}
 	if p.dropsNil(mode, &x) {
 		p.drops.Add(1)
 		return
 	}
-	// The hooks are called from Put itself, and tested by their own nil
-	// checks: a call to a helper cost 16 more instructions per Put, and a
-	// mode bit for "hooks set" tested first 7 more (callgrind), for the
-	// registers the compiler then reloads after the calls.
 	if p.Accept != nil && !p.Accept(x) {
 		p.drops.Add(1)
 		return
@@ -287,22 +246,26 @@ func (p *Pool[T]) Put(x T) {
 	}
 	seal(x)
 	if perp.OK {
-		// A nil array (first use, or released by the sweep) sends this
-		// Put to putNoSlot, which makes it for the next.
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
-		if a := p.slots.Load(); a != nil && uint(pid) < uint(perp.Len(a)) {
-			if sl := perp.Of(a, pid); sl.Val == nil {
-				if p.mode.Load()&modeWord != 0 {
-					sl.Val = toWord(&x)
+		if sl := p.slots.At(pid); sl != nil {
+			if mode&modeCount != 0 {
+				sl.CountPut()
+			}
+			if sl.val == nil { // else taken: x goes behind
+				if mode&modeWord != 0 {
+					sl.val = toWord(&x)
 					perp.Unpin()
 					return
 				}
-				if intoSpare(sl, x) {
+				b := sl.box // once: the sweep may empty it
+				if b == nil {
 					perp.Unpin()
+					p.putBoxed(x) // the P's first box
 					return
 				}
+				intoBox(b, x)
+				sl.val, sl.box = b, nil
 				perp.Unpin()
-				p.putBoxed(x)
 				return
 			}
 			perp.Unpin()
@@ -310,68 +273,12 @@ func (p *Pool[T]) Put(x T) {
 			return
 		}
 		perp.Unpin()
+		p.slots.Grow() // for the next call
 	}
-	p.putNoSlot(x)
-}
-
-// intoSpare stores x, a T that is not one pointer word, in the empty slot
-// sl through the slot's spare box, and reports whether there was one.
-func intoSpare[T any](sl *perp.Slot, x T) bool {
-	b := sl.Spare
-	if b == nil {
-		return false
+	if mode&modeCount != 0 {
+		p.slots.CountPut()
 	}
-	intoBox(b, x)
-	sl.Spare = nil
-	sl.Val = b
-	return true
-}
-
-// putSlow is Put for a pool that counts every call, and on first use:
-// Put's code again, with the count. Keeping the count out of Get and Put
-// keeps a test and a taken branch per call off every other pool's path
-// (paired timings of Pool with Reset and Accept against the inline
-// sync.Pool code: 1.15x to 1.10x on one goroutine, 1.18x to 1.08x on every
-// P); a counting pool pays a call.
-func (p *Pool[T]) putSlow(x T) {
-	mode := p.mode.Load()
-	if mode == 0 {
-		mode = p.init()
-	}
-	if p.dropsNil(mode, &x) || (p.Accept != nil && !p.Accept(x)) {
-		p.drops.Add(1)
-		return
-	}
-	if p.Reset != nil {
-		p.Reset(x)
-	}
-	seal(x)
-	if perp.OK {
-		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
-		if a := p.slots.Load(); a != nil && uint(pid) < uint(perp.Len(a)) {
-			sl := perp.Of(a, pid)
-			countIf(p.mode.Load()&modeCount != 0, &sl.Puts)
-			if sl.Val == nil {
-				if p.mode.Load()&modeWord != 0 {
-					sl.Val = toWord(&x)
-					perp.Unpin()
-					return
-				}
-				if intoSpare(sl, x) {
-					perp.Unpin()
-					return
-				}
-				perp.Unpin()
-				p.putBoxed(x)
-				return
-			}
-			perp.Unpin()
-			p.putShared(x)
-			return
-		}
-		perp.Unpin()
-	}
-	p.putNoSlot(x)
+	p.putShared(x)
 }
 
 // putAllowed is the debug build's check for a double Put (see debug.go), and
@@ -391,18 +298,6 @@ func seal[T any](x T) {
 	}
 }
 
-// putNoSlot is Put's path when there is no slot for the caller: before first
-// use, after the sweep released the slots, on a P that GOMAXPROCS added
-// since, or where there are no slots at all. It makes the slots, counts the
-// call and keeps x in the shared pool.
-func (p *Pool[T]) putNoSlot(x T) {
-	p.slots.Grow()
-	if p.mode.Load()&modeCount != 0 {
-		p.slots.Count(false)
-	}
-	p.putShared(x)
-}
-
 // putBoxed is Put's path when the caller's slot is empty but has no box for
 // a T that is not one pointer word: the first Put on a P, and the first after
 // the slot's box was released. It makes the slot a padded box of its own.
@@ -410,12 +305,10 @@ func (p *Pool[T]) putBoxed(x T) {
 	b := &new(paddedBox[T]).v
 	*b = x
 	pid := perp.Pin()
-	if a := p.slots.Load(); a != nil && uint(pid) < uint(perp.Len(a)) {
-		if sl := perp.Of(a, pid); sl.Val == nil {
-			sl.Val = unsafe.Pointer(b)
-			perp.Unpin()
-			return
-		}
+	if sl := p.slots.At(pid); sl != nil && sl.val == nil {
+		sl.val = unsafe.Pointer(b)
+		perp.Unpin()
+		return
 	}
 	perp.Unpin()
 	p.items.Put(b)

@@ -114,13 +114,11 @@ type slicesState struct {
 	// often off their cache line (measured: parallel Get/Put 2x slower
 	// without it on the reference machine).
 	_ [64]byte
-	// slots holds two slices per P (see internal/perp): a cache in front of
-	// the sync.Pools that costs a pin and a few plain memory accesses, less
-	// than a sync.Pool's Get or Put. A slot's Val is the first element of
-	// the array Put last, its Aux the size of the largest class its
-	// capacity can serve; Val2 and Aux2 are the same for the one Put
-	// before. Unused where perp.OK is false.
-	slots perp.Slots
+	// slots holds the two slices Put last on each P (see slicesSlot): a
+	// cache in front of the sync.Pools that costs a pin and a few plain
+	// memory accesses, less than a sync.Pool's Get or Put. Unused where
+	// perp.OK is false.
+	slots perp.Slots[slicesSlot, struct{}, *slicesSlot]
 	// pools holds one sync.Pool per class, of unsafe.Pointers to the first
 	// element of an array of the class's size. The class gives the capacity
 	// back, so no slice header is stored and Put does not allocate.
@@ -142,14 +140,35 @@ type slicesState struct {
 	zero     bool
 	countAll bool
 
-	// onSweep is the hook the slots call after each sweep (see swept).
-	onSweep func(idle bool)
-
 	_ [64]byte // keep the rarely written flag off the line read on every call
 
 	// active is set by a Get that the shared pools served since the last
 	// sweep: the slots see only the Gets they serve.
 	active atomic.Bool
+}
+
+// slicesSlot is a Slices' slot of one P: the slices Put last and before.
+type slicesSlot struct {
+	perp.Base[struct{}]
+	last, prev keptArray
+	_          [perp.SlotSize - unsafe.Sizeof(perp.Base[struct{}]{}) - 2*unsafe.Sizeof(keptArray{})]byte
+}
+
+// keptArray is an array a slot holds, by its first element: the class gives
+// its capacity back, so no slice header is stored.
+type keptArray struct {
+	data unsafe.Pointer // the first element; nil when none. The sweep may empty it
+	size int            // the size of the largest class its capacity serves; stale once the sweep emptied data, so read it first
+}
+
+// Sweep is a Slices' retention rule, Pool's: a slot taken from since the
+// previous sweep keeps its slices, any other is emptied.
+func (sl *slicesSlot) Sweep(used bool) (held bool) {
+	if !used {
+		perp.Clear(&sl.last.data)
+		perp.Clear(&sl.prev.data)
+	}
+	return perp.Holds(&sl.last.data) || perp.Holds(&sl.prev.data)
 }
 
 // NewSlices returns a Slices that keeps slices of capacity up to maxCap
@@ -200,11 +219,11 @@ func (s *Slices[E]) init() *slicesState {
 			}
 		}
 	}
-	st.onSweep = func(idle bool) { s.swept(st, idle) }
-	st.slots.MakeKept(st.onSweep) // never nil where perp.OK: see Get and Put
 	if !s.st.CompareAndSwap(nil, st) {
 		return s.st.Load()
 	}
+	st.slots.OnSweep(func(idle bool) bool { return s.swept(st, idle) })
+	st.slots.Grow()
 	return st
 }
 
@@ -213,15 +232,19 @@ func (s *Slices[E]) init() *slicesState {
 // shared pools, it drops st: its sync.Pools, one per size class, and what
 // they hold go to the garbage collector, and the next use makes a new state.
 // A goroutine still using the old state meanwhile loses what it puts there
-// to the collector, never hands it out twice.
-func (s *Slices[E]) swept(st *slicesState, idle bool) {
-	active := st.active.Swap(false)
-	if !idle || active || !s.st.CompareAndSwap(st, nil) {
-		return
+// to the collector, never hands it out twice. It reports whether st is
+// still in use, to be swept again.
+func (s *Slices[E]) swept(st *slicesState, idle bool) (keep bool) {
+	if active := st.active.Swap(false); !idle || active {
+		return true
+	}
+	if !s.st.CompareAndSwap(st, nil) {
+		return false
 	}
 	gets, puts := st.slots.Counters()
 	s.gets.Add(gets)
 	s.puts.Add(puts)
+	return false
 }
 
 // Get returns a slice of length n whose capacity is the size of n's class,
@@ -244,33 +267,29 @@ func (s *Slices[E]) Get(n int) []E {
 			return make([]E, n)
 		}
 	}
-	size := fitSize(n) // 0 <= n <= maxCap
+	_, size := sizeclass.Fit(n) // 0 <= n <= maxCap
 	if perp.OK {
-		// The array is never nil: init made it with MakeKept.
-		a := st.slots.Load()
-		pid := perp.Pin() // nothing here may allocate or block
-		if pid < slotsLen(a) {
-			sl := slotOf(a, pid)
-			// Aux first: it is stale once the sweep has emptied Val. A
-			// slice of n's class or of a larger one below twice its size
-			// serves, as in getShared; the last one Put first.
-			if aux := sl.Aux; aux-uintptr(size) < uintptr(size) {
-				if x := take(sl); x != nil {
+		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
+		if sl := st.slots.At(pid); sl != nil {
+			// A slice of n's class or of a larger one below twice its
+			// size serves, as in getShared; the last one Put first.
+			if c := sl.last.size; uint(c-size) < uint(size) {
+				if x := sl.Take(&sl.last.data); x != nil {
 					perp.Unpin()
-					return s.fromSlot(st, x, n, int(aux))
+					return s.fromSlot(st, x, n, c)
 				}
 			}
-			if aux := sl.Aux2; aux-uintptr(size) < uintptr(size) {
-				if x := sl.Take2(); x != nil {
+			if c := sl.prev.size; uint(c-size) < uint(size) {
+				if x := sl.Take(&sl.prev.data); x != nil {
 					perp.Unpin()
-					return s.fromSlot(st, x, n, int(aux))
+					return s.fromSlot(st, x, n, c)
 				}
 			}
 			perp.Unpin()
 			return s.getShared(st, n)
 		}
 		perp.Unpin()
-		st.slots.Grow()
+		st.slots.Grow() // for the next call
 	}
 	return s.getShared(st, n)
 }
@@ -297,7 +316,7 @@ func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 		st = s.init()
 	}
 	if st.countAll {
-		st.slots.Count(true)
+		st.slots.CountGet()
 	}
 	if n > st.maxCap || st.pools == nil {
 		s.news.Add(1)
@@ -378,28 +397,24 @@ func (s *Slices[E]) Put(x []E) {
 	}
 	p := unsafe.Pointer(unsafe.SliceData(x))
 	if perp.OK {
-		// The array is never nil: init made it with MakeKept.
-		a := st.slots.Load()
-		pid := perp.Pin() // nothing here may allocate or block
-		if pid < slotsLen(a) {
-			// x takes the slot, with its capacity rounded down to a class
-			// size (1 <= cap(x) <= maxCap); what was there moves to the
-			// second place, and what that held goes behind.
-			sl := slotOf(a, pid)
-			old, oldCap := sl.Val, int(sl.Aux)
-			if old != nil {
-				old, oldCap, sl.Val2, sl.Aux2 = sl.Val2, int(sl.Aux2), old, uintptr(oldCap)
+		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
+		if sl := st.slots.At(pid); sl != nil {
+			// x takes the last place, with its capacity rounded down to a
+			// class size (1 <= cap(x) <= maxCap); what was there moves to
+			// the second place, and what that held goes behind.
+			old := sl.last
+			if old.data != nil {
+				old, sl.prev = sl.prev, old
 			}
-			sl.Aux = uintptr(floorSize(cap(x)))
-			sl.Val = p
+			sl.last = keptArray{p, sizeclass.FloorSize(cap(x))}
 			perp.Unpin()
-			if old != nil {
-				st.putShared(old, oldCap)
+			if old.data != nil {
+				st.putShared(old.data, old.size)
 			}
 			return
 		}
 		perp.Unpin()
-		st.slots.Grow()
+		st.slots.Grow() // for the next call
 	}
 	st.putShared(p, cap(x))
 }
@@ -412,7 +427,7 @@ func (s *Slices[E]) putSlow(x []E) *slicesState {
 		st = s.init()
 	}
 	if st.countAll {
-		st.slots.Count(false)
+		st.slots.CountPut()
 	}
 	if st.zero {
 		clear(x[:cap(x)])
@@ -460,19 +475,3 @@ func (s *Slices[E]) Stats() Stats {
 	}
 	return r
 }
-
-// fitSize, floorSize, slotsLen and slotOf give Get and Put sizeclass's and
-// perp's functions behind functions of this package. The compiler inlines
-// either way, but the generic code instantiated in a user's package comes out
-// shorter so: callgrind counts 163 instructions per Get+Put with the wrappers
-// and 182 without (Go 1.26; sync.Pool of *[]byte: 139).
-func fitSize(n int) int {
-	_, size := sizeclass.Fit(n)
-	return size
-}
-
-func floorSize(capacity int) int { return sizeclass.FloorSize(capacity) }
-
-func slotsLen(a *perp.Slot) int { return perp.Len(a) }
-
-func slotOf(a *perp.Slot, pid int) *perp.Slot { return perp.Of(a, pid) }

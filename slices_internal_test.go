@@ -15,9 +15,9 @@ import (
 func slotP0[E any](s *Slices[E]) (unsafe.Pointer, int) {
 	var ptr unsafe.Pointer
 	var c int
-	s.st.Load().slots.Each(func(pid int, sl *perp.Slot) {
+	s.st.Load().slots.Each(func(pid int, sl *slicesSlot) {
 		if pid == 0 {
-			ptr, c = sl.Val, int(sl.Aux)
+			ptr, c = sl.last.data, sl.last.size
 		}
 	})
 	if ptr == nil {

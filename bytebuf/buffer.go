@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/reuse-go/reuse/internal/debug"
-	"github.com/reuse-go/reuse/internal/perp"
 )
 
 // Buffer is a variable-sized buffer of bytes for building output, with the
@@ -32,10 +31,10 @@ type Buffer struct {
 	buf []byte
 	// pool is the Pool that made the Buffer, nil for a Buffer made otherwise.
 	pool *Pool
-	// slots is the Pool's per-P array as of the Buffer's last Get or Put:
-	// the sizing state lives there, and the class pools hang from it, so
-	// both last as long as any Buffer of the pool does (see Pool.slots).
-	slots *perp.Slot
+	// home is the slot of the P the Buffer was last Put on or got from
+	// (see Pool.slots): it keeps the array of slots alive, with the sizing
+	// state and the class pools it holds.
+	home *slot
 	// peak is the largest length the buffer held before its last Reset,
 	// Truncate or WriteTo since it left the pool, so that a Buffer emptied
 	// before Put (the bytebufferpool and fasttemplate idiom, or WriteTo)
@@ -124,7 +123,7 @@ func (b *Buffer) grow(n int, held **Buffer) {
 		panic("bytebuf: Buffer.Grow: too large")
 	}
 	if b.pool != nil {
-		b.pool.grow(b, need, held)
+		b.pool.resize(b, need, held)
 		return
 	}
 	b.buf = appendGrow(b.buf, need)
@@ -141,21 +140,23 @@ func appendGrow(buf []byte, need int) []byte {
 
 // Write appends p to the buffer. It returns len(p) and a nil error.
 func (b *Buffer) Write(p []byte) (n int, err error) {
-	debug.Live(unsafe.Pointer(b)) // not in add: add must inline, or p escapes (debug build)
-	add(b, p, growAdd[[]byte])
+	debug.Live(unsafe.Pointer(b)) // not in write: write must inline, or p escapes (debug build)
+	write(b, p, growFor[[]byte])
 	return len(p), nil
 }
 
 // WriteString appends s to the buffer. It returns len(s) and a nil error.
 func (b *Buffer) WriteString(s string) (n int, err error) {
 	debug.Live(unsafe.Pointer(b))
-	add(b, s, growAdd[string])
+	write(b, s, growFor[string])
 	return len(s), nil
 }
 
-// add appends p to b, through grow when b lacks room. The inliner counts a
-// call to a parameter as cheap: so Write and WriteString inline.
-func add[S []byte | string](b *Buffer, p S, grow func(*Buffer, S)) {
+// write appends p to b, or has grow do it when b lacks room. grow is a
+// parameter, not a call written out, so that Write and WriteString inline:
+// the inliner counts a call to a parameter as cheap
+// (internal/perp/PERFORMANCE.md).
+func write[S []byte | string](b *Buffer, p S, grow func(*Buffer, S)) {
 	if cap(b.buf)-len(b.buf) < len(p) {
 		grow(b, p)
 		return
@@ -163,11 +164,13 @@ func add[S []byte | string](b *Buffer, p S, grow func(*Buffer, S)) {
 	b.buf = append(b.buf, p...)
 }
 
-// growAdd is add's growth, out of line. It appends a copy of p when p is b's
-// own bytes (b.Write(b.Bytes())): the growth hands their array to the pool.
+// growFor is write's growth: it makes room in b for p, then appends p. It
+// appends a copy of p when p is b's own bytes (b.Write(b.Bytes())): the
+// growth hands their array to the pool, where another Get may write it
+// before the append reads it.
 //
 //go:noinline
-func growAdd[S []byte | string](b *Buffer, p S) {
+func growFor[S []byte | string](b *Buffer, p S) {
 	if d := *(*uintptr)(unsafe.Pointer(&p)) - uintptr(unsafe.Pointer(unsafe.SliceData(b.buf))); d < uintptr(cap(b.buf)) {
 		p = S(append([]byte(nil), p...))
 	}

@@ -50,22 +50,13 @@
 //
 // One Put in four counts the largest length its Buffer held since its Get, on
 // the caller's P. Every 240 counted lengths (32 for a P's first window) the
-// P's default moves: to the power of two of the smallest of them when all
-// exceeded it, up when 3/16 exceeded it (four-fold if an eighth exceeded twice
-// it, else two-fold); to the power of two of the largest when all fitted half
-// of it, two-fold down when 15/16 did. Below 4 KiB, where a growth costs more
-// time than an array twice as large costs memory, it also rises two-fold when
-// 1/32 fell between it and twice it, and at most 4 KiB it falls only when all
-// fitted half of it. So the default settles where fewer than 3/16 of the
-// lengths exceed it and more than 1/16 exceed half of it (below 4 KiB, fewer
-// than 1/32 fall within twice it, and up to 4 KiB one exceeds half of it), and
-// a rise or fall of any size is followed within two windows; the Buffers the P
-// kept at hand then go to the collector. A P whose first window has not ended
-// uses the default the last window of any P moved to. The rule reads nothing
-// but the lengths, in order: at GOMAXPROCS 1, the same lengths through a fresh
-// pool give the same capacity at every Get, whenever the collector runs (P 0's
-// sizing state outlives the per-P array it frees); with more processors, each
-// one follows the lengths put back on it.
+// P's default moves, up when 3/16 of them exceeded it and down when 15/16
+// fitted half of it, and the Buffers the P kept at hand go to the collector. A
+// P whose first window has not ended uses the default the last window of any P
+// moved to. The rule reads nothing but the lengths, in order: at GOMAXPROCS 1,
+// the same lengths through a fresh pool give the same capacity at every Get,
+// whenever the collector runs (P 0's sizing state outlives the per-P array it
+// frees); with more processors, each one follows the lengths put back on it.
 //
 // # Bounds
 //

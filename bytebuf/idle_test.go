@@ -97,7 +97,7 @@ func TestIdlePoolsCostLikeSyncPool(t *testing.T) {
 	// shelf (8 B, 0-55 B before the shelves held arrays weakly) and, for
 	// each array, its cleanup's argument box (8 B) and closure (16 B); with
 	// 8000 pools the runtime's own allocations weigh little. The sweep holds
-	// the pool only while it has an array or a victim (perp.Slots.MakeShort),
+	// the pool only while it has an array or a victim (internal/perp),
 	// so no registry entry or weak handle stays with an idle pool. Under the
 	// race detector, sync.Pool drops a quarter of the Puts at random, so each
 	// pool makes more arrays, each with its box: 16-75 B (34-54 B now, with

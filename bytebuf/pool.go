@@ -27,31 +27,18 @@ const (
 	MaxMaxCap = 1 << 30
 )
 
-// sizeClass returns the smallest class k whose arrays, of 1<<k bytes, hold
-// n (here, not in size.go: a Get, Write or Put passes through 3 files).
-func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
+// Classes and sizes: class c holds the arrays of sizeOf(c) = 1<<c bytes.
 
-// defSize returns the size of class d. The mask spares the test of the
-// shift Go's semantics need (a quarter of Get's instructions).
-func defSize(d int) int { return 1 << (uint(d) & 63) }
+// classOf returns the smallest class whose arrays hold n bytes.
+func classOf(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 
-// sizerDef returns the default class of the packed state aux begins.
-func sizerDef(aux uintptr) int { return int(uint8(aux)&0x7f ^ initialClass) }
+// sizeOf returns the size of class c, 0 <= c < 64; the mask says so to the
+// compiler, which then does not test the shift's range.
+func sizeOf(c int) int { return 1 << (uint(c) & 63) }
 
-// defOf is sizerDef for p: a P that has counted nothing yet takes the
-// default the last window of any P moved to (p.hint), if any (see add).
-func (p *Pool) defOf(aux uintptr) int {
-	if aux&0xff80 == 0 { // no window ended and none begun
-		if h := p.hint.Load(); h != 0 {
-			return int(h)
-		}
-	}
-	return sizerDef(aux)
-}
-
-// topClass returns the largest default class: the largest power of two
-// within MaxCap, so that a default Buffer is always kept.
-func (p *Pool) topClass() int { return bits.Len(uint(p.maxCapBytes())) - 1 }
+// maxClass returns the largest default class: that of the largest power of
+// two within MaxCap, so that a Buffer of the default capacity is always kept.
+func (p *Pool) maxClass() int { return bits.Len(uint(p.maxCapBytes())) - 1 }
 
 // ErrConfig is wrapped by the errors NewPool returns for a senseless Config.
 var ErrConfig = errors.New("bytebuf: invalid Config")
@@ -80,16 +67,15 @@ type Config struct {
 type Pool struct {
 	// limit is the largest capacity Put keeps: MaxCap, or -1 while the
 	// arrays alive exceed the budget; 0 until first computed. Every Put
-	// reads it with slots' array pointer, which it shares a line with.
+	// reads it with the slots' array pointer, which it shares a line with.
 	limit atomic.Int64
-	// slots holds, for each P, a stack of Buffers of its default class
-	// (Stack, Depth), the last Buffer that grew (Val), and its sizing state
-	// (Aux, Aux2; see sizer); the class pools hang from its header. After
-	// each collection it goes to a weak pointer (perp.Slots.MakeShort), and
-	// every Buffer points to it: so the sizing lasts as long as any Buffer.
-	slots perp.Slots
-	// classes holds the Buffers by the class of their capacity where there
-	// are no per-P slots (see classesNow).
+	// slots holds each P's Buffers at hand and its sizing state (see
+	// slot). Every Buffer points to the slot it was last Put on, so that
+	// the array, the sizing it holds and the class pools it hangs on to
+	// last as long as any Buffer does after a sweep let the array go.
+	slots perp.Slots[slot, sizer, *slot]
+	// classes holds the Buffers by class where there are no per-P slots
+	// (see shelves).
 	classes atomic.Pointer[perp.Shelves[Buffer]]
 	// maxCap and budget are the bounds; 0 means the default. Set once by
 	// NewPool.
@@ -101,21 +87,103 @@ type Pool struct {
 	alive atomic.Int64
 	// shared is the sizing state where there are no per-P slots.
 	shared struct {
-		mu    sync.Mutex // protects st and phase
-		st    sizer
-		phase uint32       // Puts counted, for the sampling
-		def   atomic.Int32 // st.def, for Get and Stats
+		mu  sync.Mutex   // protects st
+		st  sizer        //
+		def atomic.Int32 // st's default class once it has sampled, for Get and Stats; 0 before
 	}
 
 	_ [64]byte // counters written on rare events: keep off the lines above
 
 	news, growNews, drops, changes atomic.Uint64
-	// hint is the class the last window of any P moved to, 0 before any (defOf).
+	// hint is the class the last window of any P moved to, 0 before any
+	// (see sizer.class).
 	hint atomic.Int32
-	// grown has a bit set for each size a growth reached (see grow).
+	// grown has a bit set for each size a growth reached (see resize).
 	grown atomic.Uint32
-	// gets and puts count where there are no per-P slots.
-	gets, puts atomic.Uint64
+}
+
+// slot is a Pool's slot of one P: the Buffers it keeps at hand, and the
+// P's sizing state.
+type slot struct {
+	// State is the P's sizing state (see sizer), which the sweep never
+	// touches and carries over to the next array for P 0.
+	perp.Base[sizer]
+	// depth is the number of Buffers on the stack.
+	depth uint8
+	// stack holds Buffers of the P's default class, stack[:depth]; Put
+	// empties it when the default moves. The sweep may empty any entry.
+	stack [stackLen]*Buffer
+	// grown is the last Buffer that grew on this P (below 16 KiB), whose
+	// array the next growth on the P takes (see exchange). The sweep may
+	// empty it.
+	grown *Buffer
+	// classes, in P 0's slot only, holds the pool's Buffers by class, for
+	// every P (see shelves): so they are freed with the array.
+	classes atomic.Pointer[perp.Shelves[Buffer]]
+	_       [perp.SlotSize - unsafe.Sizeof(perp.Base[sizer]{}) - 8 - (stackLen+2)*unsafe.Sizeof(uintptr(0))]byte
+}
+
+// stackLen is the number of Buffers a P keeps at hand.
+const stackLen = 6
+
+// Sweep is a Pool's retention rule, applied to each slot after every
+// collection: every slot is emptied, taken from since the previous sweep or
+// not, so that a Buffer Put lasts no longer than in a sync.Pool (a Buffer
+// is cheap to make again, and keeping one per P through one more collection
+// held more memory the more Ps there were). The array, holding nothing,
+// then goes to the victim, which the next Get or Put takes back unless the
+// collector freed it (its Buffers point to it).
+func (sl *slot) Sweep(bool) (held bool) {
+	for i := range sl.stack {
+		perp.Empty(&sl.stack[i])
+	}
+	perp.Empty(&sl.grown)
+	return false
+}
+
+// push keeps b, emptied, on sl's stack when it is of the P's default class,
+// within the limit, and the stack has room; it reports whether it did. The
+// caller is pinned to sl's P.
+func (sl *slot) push(b *Buffer, limit int64) bool {
+	c := cap(b.buf)
+	if c != sl.State.size() || int64(c) > limit || sl.depth >= stackLen {
+		return false
+	}
+	sl.stack[sl.depth] = b
+	sl.depth++
+	b.home = sl
+	return true
+}
+
+// What Get and Put read of a P's sizing state; how it moves is in size.go.
+
+// def returns the P's default class.
+func (s *sizer) def() int { return initialClass + int(s.off) }
+
+// begun reports whether the P has counted a sample since its first window
+// began, or ended one: its default is then its own, not the pool's hint.
+func (s *sizer) begun() bool { return s.settled || s.w.n != 0 }
+
+// size returns the capacity of the P's default class, or 0 while its sizing
+// has not begun: the P then keeps no Buffer at hand, as the class Get hands
+// out on it is the pool's hint (see class).
+func (s *sizer) size() int {
+	if !s.settled && s.w.n == 0 {
+		return 0
+	}
+	return sizeOf(initialClass + int(s.off))
+}
+
+// class returns the class Get hands out on the P: its default, or where its
+// sizing has not begun, the class the last window of any P moved to (the
+// hint), if any.
+func (s *sizer) class(p *Pool) int {
+	if !s.settled && s.w.n == 0 {
+		if h := p.hint.Load(); h != 0 {
+			return int(h)
+		}
+	}
+	return initialClass + int(s.off)
 }
 
 // array is what a Pool knows of an array of its Buffers; it moves with it.
@@ -125,20 +193,22 @@ type array struct {
 	weak    weak.Pointer[byte] // made at its first time on a shelf (see shelved)
 }
 
-// releases[c] is the cleanup of an array of 1<<c bytes, its argument the pool
-// alone (a box of 8 bytes); release is that of the arrays an append grew.
-var releases [64]func(*Pool)
-
-type sized struct {
+// countedArray is the argument of the cleanup of an array whose size is not
+// a power of two: its pool and its size. uncounts[c] is the cleanup of an
+// array of sizeOf(c) bytes, whose argument is the pool alone (a box of 8
+// bytes).
+type countedArray struct {
 	p *Pool
 	n int64
 }
 
-func release(c sized) { c.p.alive.Add(-c.n); c.p.refreshLimit() }
+var uncounts [64]func(*Pool)
+
+func uncount(a countedArray) { a.p.alive.Add(-a.n); a.p.refreshLimit() }
 
 func init() {
-	for c := range releases {
-		releases[c] = func(p *Pool) { release(sized{p, 1 << c}) }
+	for c := range uncounts {
+		uncounts[c] = func(p *Pool) { uncount(countedArray{p, int64(sizeOf(c))}) }
 	}
 }
 
@@ -146,10 +216,10 @@ func init() {
 func (p *Pool) count(buf []byte) *array {
 	a := &array{n: cap(buf)} // at least 64: newBuffer's sizes, appendGrow's
 	p.alive.Add(int64(a.n))
-	if c := bits.TrailingZeros(uint(a.n)); a.n == 1<<c {
-		a.cleanup = runtime.AddCleanup(unsafe.SliceData(buf), releases[c], p)
+	if c := bits.TrailingZeros(uint(a.n)); a.n == sizeOf(c) {
+		a.cleanup = runtime.AddCleanup(unsafe.SliceData(buf), uncounts[c], p)
 	} else {
-		a.cleanup = runtime.AddCleanup(unsafe.SliceData(buf), release, sized{p, int64(a.n)})
+		a.cleanup = runtime.AddCleanup(unsafe.SliceData(buf), uncount, countedArray{p, int64(a.n)})
 	}
 	p.refreshLimit()
 	return a
@@ -188,35 +258,33 @@ func (p *Pool) Get() *Buffer {
 		panic("bytebuf: Pool.Get: nil *Pool")
 	}
 	if !perp.OK {
-		p.gets.Add(1)
-		return p.handOut(p.fromClass(p.sharedDef(), &p.news))
+		p.slots.CountGet()
+		return p.handOut(p.fromShelves(p.sharedClass(), &p.news))
 	}
-	a := p.slots.Load()
-	if a == nil {
-		a = p.slotsNow()
-	}
-	pid := perp.Pin() // nothing here may allocate or block
-	sl := p.slots.At(a, pid)
-	if sl == nil {
-		perp.Unpin()
-		p.slots.Count(true) // GOMAXPROCS grew this instant
-		return p.handOut(p.fromClass(p.sharedDef(), &p.news))
-	}
-	perp.Add(&sl.Gets)
-	// The stack holds the default class alone (Put empties it when the
-	// default moves). A popped entry stays: no write barrier.
-	if dp := sl.Depth - 1; uint8(dp) < perp.StackLen { // 255: empty
-		sl.Depth = dp
-		if v := sl.Stack[uint8(dp)]; v != nil {
-			perp.Unpin()
-			return p.handOut((*Buffer)(v))
+	for {
+		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
+		if sl := p.slots.At(pid); sl != nil {
+			sl.CountGet()
+			// A popped entry stays, which spares a write barrier; one
+			// may be nil after a sweep.
+			var b *Buffer
+			if sl.depth > 0 {
+				sl.depth--
+				b = sl.stack[sl.depth]
+			}
+			if b != nil {
+				perp.Unpin()
+			} else {
+				c := sl.State.class(p)
+				perp.Unpin()
+				b = p.fromShelves(c, &p.news)
+				b.home = sl
+			}
+			return p.handOut(b)
 		}
+		perp.Unpin()
+		p.slots.Grow() // the first use, or the first after a sweep let the array go
 	}
-	d := p.defOf(sl.Aux)
-	perp.Unpin()
-	b := p.fromClass(d, &p.news)
-	b.slots = a
-	return p.handOut(b)
 }
 
 // handOut is the end of every Get: the debug build's checks of b.
@@ -227,26 +295,25 @@ func (p *Pool) handOut(b *Buffer) *Buffer {
 	return b
 }
 
-// slotsNow returns the per-P array, made at first use and taken back after
-// each collection's sweep let it go (see perp.Slots.MakeShort).
-func (p *Pool) slotsNow() *perp.Slot {
-	if a := p.slots.Load(); a != nil {
-		return a
-	}
-	return p.slots.MakeShort(nil)
-}
-
-// fromClass returns an empty Buffer of capacity defSize(c), kept or new (counted in *made).
-func (p *Pool) fromClass(c int, made *atomic.Uint64) *Buffer {
-	if cp := p.classesNow(); c < cp.Classes() {
-		for b := cp.Get(c); b != nil; b = cp.Get(c) {
-			if unpark(b) {
-				return b
+// fromShelves returns an empty Buffer of capacity sizeOf(c), kept or new
+// (counted in *made).
+func (p *Pool) fromShelves(c int, made *atomic.Uint64) *Buffer {
+	cs := p.shelves()
+	for b := cs.Get(c); b != nil; b = cs.Get(c) {
+		// Take back the array b holds weakly (see shelved), unless the
+		// collector freed it. Never pinned: Value may park the goroutine
+		// during a collection.
+		if b.buf == nil {
+			if a := b.arr.weak.Value(); a != nil {
+				b.buf = unsafe.Slice(a, b.arr.n)[:0]
 			}
+		}
+		if b.buf != nil {
+			return b
 		}
 	}
 	made.Add(1)
-	return p.newBuffer(defSize(c))
+	return p.newBuffer(sizeOf(c))
 }
 
 // newBuffer makes a Buffer of capacity size, counted in alive until freed.
@@ -276,135 +343,84 @@ func (p *Pool) refreshLimit() {
 // the arrays alive within Budget. A Buffer that was not made by a Pool is
 // dropped; one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
-	if !p.fastPut(b) {
-		p.putSlow(b)
-		return
-	}
-	pid := perp.Pin()
-	a := p.slots.Load() // after the call: nothing but p and b live across it
-	sl := p.slots.At(a, pid)
-	if sl == nil || sl.Aux&0xff80 == 0 { // no slot (or no a), or a P whose sizing has not begun (defOf)
-		perp.Unpin()
-		p.putSized(b)
-		return
-	}
-	aux := sl.Aux
-	perp.Add(&sl.Puts)
-	dp := sl.Depth + 1<<8
-	sl.Depth = dp
-	d := sizerDef(aux)
-	if dp&((sampleEvery-1)<<8) == 0 { // sample, written out but for a window's end
-		if s, n := (sizer{aux, sl.Aux2}), b.written(); !s.last() {
-			s.count(sizeClass(n), d)
-			sl.Aux, sl.Aux2 = s.w0, s.w1
-		} else if nd, moved := sample(sl, n, p, d); moved {
-			p.afterMove(sl, moved) // the push below starts the emptied stack
-			d, dp = nd, sl.Depth
-		}
-	}
-	b.buf, b.peak = b.buf[:0], 0
-	if c := cap(b.buf); b.slots == a {
-		if i := uint8(dp); c == defSize(d) && int(i) < perp.StackLen {
-			if int64(c) <= p.limit.Load() { // push; i: the depth
-				sl.Stack[i] = unsafe.Pointer(b)
-				sl.Depth = dp + 1
-				perp.Unpin()
-				return
-			}
-		}
-		if c > defSize(d) && c < 1<<shelved && int64(c) <= p.limit.Load() && sl.Val == nil {
-			sl.Val = unsafe.Pointer(b) // it grew: the next growth here takes its array (exchange)
-			perp.Unpin()
+	if p == nil || b == nil || b.pool != p || debug.Enabled {
+		if !p.admit(b) {
 			return
 		}
 	}
-	perp.Unpin()
-	b.slots = a
-	p.store(b)
-}
-
-// afterMove lets sl's stack go to the collector after a move of its P's
-// default (its Buffers are of the old one; moves are rare once settled).
-func (p *Pool) afterMove(sl *perp.Slot, moved bool) {
-	if moved {
-		sl.Depth &^= 0xff
-		p.changes.Add(1)
+	n := max(b.peak, len(b.buf)) // b.written(), the length sampled
+	b.buf, b.peak = b.buf[:0], 0
+	if !perp.OK {
+		p.slots.CountPut()
+		p.sharedSample(n)
+		p.store(b)
+		return
+	}
+	for {
+		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
+		if sl := p.slots.At(pid); sl != nil {
+			sl.CountPut()
+			if sl.State.sample(n, p) {
+				sl.depth = 0 // the stack's Buffers are of the old default: the collector's
+				p.changes.Add(1)
+			}
+			b.home = sl
+			limit := p.limit.Load()
+			if sl.push(b, limit) {
+				perp.Unpin()
+				return
+			}
+			// A Buffer larger than the default grew: the next growth on
+			// this P takes its array (see exchange).
+			if c, d := cap(b.buf), sl.State.size(); d != 0 && c > d && c < sizeOf(shelved) && int64(c) <= limit && sl.grown == nil {
+				sl.grown = b
+				perp.Unpin()
+				return
+			}
+			perp.Unpin()
+			p.store(b)
+			return
+		}
+		perp.Unpin()
+		p.slots.Grow() // the first use, or the first after a sweep let the array go
 	}
 }
 
-// fastPut reports whether Put of b takes the fast path (see putSlow).
-func (p *Pool) fastPut(b *Buffer) bool {
-	return !debug.Enabled && perp.OK && b != nil && p != nil && b.pool == p
-}
-
-// putSlow is Put for a nil Pool or Buffer, a foreign Buffer, the debug
-// build, and where there are no per-P slots.
-func (p *Pool) putSlow(b *Buffer) {
+// admit is Put's check of what its common path does not take: a nil Pool
+// or Buffer, a Buffer not of this Pool, and the debug build's double Put. It
+// reports whether Put keeps b.
+func (p *Pool) admit(b *Buffer) bool {
 	if p == nil {
 		panic("bytebuf: Pool.Put: nil *Pool")
 	}
 	if debug.Enabled && !debug.PutPtr(p, b) {
-		return // a double Put, reported; storing it twice would hand it out twice
+		return false // a double Put, reported; storing it twice would hand it out twice
 	}
 	if b == nil {
-		return
+		return false
 	}
 	if b.pool != p {
 		if b.pool != nil {
 			panic("bytebuf: Pool.Put: Buffer from another Pool")
 		}
 		p.drops.Add(1)
-		return
+		return false
 	}
-	p.putSized(b)
+	return true
 }
 
-// putSized ends a Put that does not keep b on its P's stack: it empties b,
-// counts the length it held in the sizing, and keeps it with its class.
-func (p *Pool) putSized(b *Buffer) {
-	n := b.written()
-	b.buf, b.peak = b.buf[:0], 0
-	if perp.OK {
-		a := p.slotsNow()
-		pid := perp.Pin()
-		if sl := p.slots.At(a, pid); sl != nil {
-			perp.Add(&sl.Puts)
-			// Put's count of the length (the phase is in sl.Depth from bit 8).
-			sl.Depth += 1 << 8
-			if sl.Depth&((sampleEvery-1)<<8) == 0 {
-				_, moved := sample(sl, n, p, p.defOf(sl.Aux))
-				p.afterMove(sl, moved)
-			}
-			perp.Unpin()
-			b.slots = a
-			p.store(b)
-			return
-		}
-		perp.Unpin()
-		p.slots.Count(false)
-	} else {
-		p.puts.Add(1)
-	}
-	p.sharedObserve(n)
-	p.store(b)
-}
-
-// store keeps b, empty, among the Buffers of its class, or drops it when it
-// is over MaxCap or the budget.
+// store keeps b, empty, on the shelf of its class, or drops it when it is
+// over MaxCap or the budget.
 func (p *Pool) store(b *Buffer) {
 	c := cap(b.buf)
-	if int64(c) > p.limit.Load() || c == 0 {
-		p.drop(b)
-		return
-	}
-	i := sizeClass(c)
-	if defSize(i) != c {
+	i := classOf(c)
+	if int64(c) > p.limit.Load() || c == 0 || sizeOf(i) != c {
 		// Only an append that reallocated (AppendQuote) makes a capacity
 		// that is not a power of two: rare, and not worth a class.
 		p.drop(b)
 		return
 	}
-	cp := p.classesNow()
+	cs := p.shelves()
 	if debug.Enabled {
 		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
@@ -414,7 +430,7 @@ func (p *Pool) store(b *Buffer) {
 		}
 		b.buf = nil
 	}
-	cp.Put(i, b)
+	cs.Put(i, b)
 }
 
 // shelved is the first class held weakly, 16 KiB. Every class is on
@@ -425,18 +441,6 @@ func (p *Pool) store(b *Buffer) {
 // back (unpark). Below 16 KiB, a weak pointer costs too much of an op.
 const shelved = 14
 
-// unpark takes back b's array if b holds it weakly, and reports whether b
-// has one (false: the collector freed it). Never pinned: Value may park the
-// goroutine during a collection (a Val held weakly died of that in a test).
-func unpark(b *Buffer) bool {
-	if b.buf == nil {
-		if a := b.arr.weak.Value(); a != nil {
-			b.buf = unsafe.Slice(a, b.arr.n)[:0]
-		}
-	}
-	return b.buf != nil
-}
-
 // drop lets the collector have b, whose bytes leave alive at once.
 func (p *Pool) drop(b *Buffer) {
 	p.drops.Add(1)
@@ -446,57 +450,64 @@ func (p *Pool) drop(b *Buffer) {
 	p.refreshLimit()
 }
 
-// classesNow returns the class pools, made on first need. They hang from the
-// per-P array's header (perp.Header's Spare), and are freed with it, or
-// where there are no per-P slots (race detector, TinyGo) classesShared's.
-func (p *Pool) classesNow() *perp.Shelves[Buffer] {
+// shelves returns the pool's Buffers by class (perp.Shelves), made on first
+// need. They hang from P 0's slot, and are freed with the array; where there
+// are no per-P slots (race detector, TinyGo), from the pool until the sweep
+// after the next collection, as a sync.Pool holds its values.
+func (p *Pool) shelves() *perp.Shelves[Buffer] {
 	if !perp.OK {
-		return p.classesShared()
+		return p.sharedShelves()
 	}
-	h := &perp.Header(p.slotsNow()).Spare
-	if cp := atomic.LoadPointer(h); cp != nil {
-		return (*perp.Shelves[Buffer])(cp)
+	first := p.slots.First()
+	for first == nil {
+		p.slots.Grow()
+		first = p.slots.First()
 	}
-	cs := perp.NewShelves[Buffer](p.topClass() + 1)
-	if atomic.CompareAndSwapPointer(h, nil, unsafe.Pointer(cs)) {
+	if cs := first.classes.Load(); cs != nil {
 		return cs
 	}
-	return (*perp.Shelves[Buffer])(atomic.LoadPointer(h))
+	cs := perp.NewShelves[Buffer](p.maxClass() + 1)
+	if first.classes.CompareAndSwap(nil, cs) {
+		return cs
+	}
+	return first.classes.Load()
 }
 
-// classesShared is classesNow where there are no per-P slots: the pool
-// holds the class pools until the sweep after the next collection, as a
-// sync.Pool holds its values.
-func (p *Pool) classesShared() *perp.Shelves[Buffer] {
-	if cp := p.classes.Load(); cp != nil {
-		return cp
+// sharedShelves is shelves where there are no per-P slots.
+func (p *Pool) sharedShelves() *perp.Shelves[Buffer] {
+	if cs := p.classes.Load(); cs != nil {
+		return cs
 	}
-	cs := perp.NewShelves[Buffer](p.topClass() + 1)
+	cs := perp.NewShelves[Buffer](p.maxClass() + 1)
 	if !p.classes.CompareAndSwap(nil, cs) {
 		return p.classes.Load()
 	}
-	// No slots: only so that swept runs. After the store, so that a sweep
-	// that lets the Slots go (it has no array) has let these go first.
-	p.slots.MakeShort(p.swept)
+	// After the store, so that a sweep that lets the Slots go has let
+	// these go first.
+	p.slots.OnSweep(p.swept)
 	return cs
 }
 
 // swept runs after each collection's sweep (on the finalizer goroutine)
-// where there are no per-P slots: it lets the class pools go.
-func (p *Pool) swept(bool) { p.classes.Store(nil) }
+// where there are no per-P slots: it lets the shelves go, and the sweep
+// with them until sharedShelves makes new ones.
+func (p *Pool) swept(bool) (keep bool) {
+	p.classes.Store(nil)
+	return false
+}
 
-// grow moves b to an array with room for need bytes, taken from its class
+// resize moves b to an array with room for need bytes, taken from its class
 // for b's old array: the smallest power of two that holds need and as much
 // again as b holds (as libp2p's buffer grows), but past twice b's capacity
 // only up to the largest size a growth reached (grown). Beyond MaxCap, it is
 // allocated as append would. With held, the old array goes to *held while nil.
-func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
+func (p *Pool) resize(b *Buffer, need int, held **Buffer) {
 	old, g := b.buf, p.grown.Load()
 	target := min(need+len(old), max(need, 2*cap(old), 1<<bits.Len32(g)>>1))
-	size := 1 << sizeClass(target) // 0 past 1<<63: not masked as in defSize
+	size := 1 << classOf(target) // 0 past 1<<63, where sizeOf would wrap
 	if size > p.maxCapBytes() || size <= 0 {
 		// The largest power of two within MaxCap, if it holds need.
-		if size = defSize(p.topClass()); size < need {
+		if size = sizeOf(p.maxClass()); size < need {
 			b.buf = appendGrow(old, need)
 			p.recount(b, cap(old))
 			return
@@ -508,7 +519,7 @@ func (p *Pool) grow(b *Buffer, need int, held **Buffer) {
 	if held == nil && p.exchange(b, size) {
 		return
 	}
-	h := p.fromClass(sizeClass(size), &p.growNews)
+	h := p.fromShelves(classOf(size), &p.growNews)
 	if debug.Enabled {
 		debug.Check(p, unsafe.Pointer(h), h.buf[:cap(h.buf)], debug.Poison)
 	}
@@ -529,37 +540,31 @@ func (p *Pool) giveBack(held **Buffer) {
 	}
 }
 
-// exchange is grow's fast path: when the calling goroutine's P keeps a
-// Buffer of capacity size (Put keeps the last that grew, below 16 KiB, in
-// the P's Val), b takes its array and gives it its own, which goes on the
-// P's stack, in one pinned section, and it reports true.
+// exchange is resize's fast path: when the calling goroutine's P keeps a
+// grown Buffer of capacity size (see Put), b takes its array and gives it
+// its own, which goes on the P's stack, in one pinned section, and it
+// reports true.
 func (p *Pool) exchange(b *Buffer, size int) bool {
 	old := b.buf
 	if debug.Enabled || !perp.OK || len(old) > 16<<10 { // the most it copies pinned
 		return false
 	}
-	a := p.slots.Load()
 	pid := perp.Pin()
-	sl := p.slots.At(a, pid)
+	sl := p.slots.At(pid)
 	if sl == nil {
 		perp.Unpin()
 		return false
 	}
-	v := sl.Val
-	if v == nil || cap((*Buffer)(v).buf) != size {
+	h := sl.grown // once: the sweep may empty it
+	if h == nil || cap(h.buf) != size {
 		perp.Unpin()
 		return false
 	}
-	sl.Take() // nil if the sweep emptied it since: v is this goroutine's either way
-	h := (*Buffer)(v)
+	sl.grown = nil
 	b.buf, h.buf = h.buf[:len(old)], old[:0]
 	copy(b.buf, old)
 	b.arr, h.arr = h.arr, b.arr
-	// Put's push of h to the stack, if its sizing has begun (see defOf).
-	if dp, aux := sl.Depth, sl.Aux; h.slots == a && aux&0xff80 != 0 && dp&0xff < perp.StackLen &&
-		cap(old) == defSize(sizerDef(aux)) && int64(cap(old)) <= p.limit.Load() {
-		sl.Stack[dp&0xff] = v
-		sl.Depth = dp + 1
+	if sl.push(h, p.limit.Load()) {
 		perp.Unpin()
 		return true
 	}
@@ -600,19 +605,25 @@ type Stats struct {
 // its own, so they need not agree with each other.
 func (p *Pool) Stats() Stats {
 	gets, puts := p.slots.Counters()
-	def := p.sharedDef()
+	def := p.sharedClass()
 	if perp.OK {
-		// slotsNow, not Load: right after a sweep the array is held
-		// only weakly, and its sizing state is still the pool's.
-		def = p.defOf(atomic.LoadUintptr(&p.slotsNow().Aux))
+		// P 0's sizing, read without pinning: a racy snapshot. Grow, not
+		// First alone: right after a sweep the array is held only as the
+		// victim, and its sizing state is still the pool's.
+		first := p.slots.First()
+		for first == nil {
+			p.slots.Grow()
+			first = p.slots.First()
+		}
+		def = first.State.class(p)
 	}
 	return Stats{
-		Gets:          gets + p.gets.Load(),
-		Puts:          puts + p.puts.Load(),
+		Gets:          gets,
+		Puts:          puts,
 		News:          p.news.Load(),
 		GrowNews:      p.growNews.Load(),
 		Drops:         p.drops.Load(),
-		DefaultCap:    defSize(def),
+		DefaultCap:    sizeOf(def),
 		KeepCap:       p.maxCapBytes(),
 		RetainedBytes: p.alive.Load(),
 		Calibrations:  p.changes.Load(),

@@ -1,7 +1,5 @@
 package bytebuf
 
-import "github.com/reuse-go/reuse/internal/perp"
-
 // The sizing rule is the package documentation's ("How the pool sizes its
 // Buffers"): sizer counts the samples of a window, next moves the default.
 const (
@@ -21,139 +19,131 @@ const (
 	smallClass = 12
 )
 
-// sizer is the sizing state of one P in the two words perp.Slot gives its
-// owner (Aux, Aux2), 32 bits of each, so that 32-bit platforms hold it too:
-// the default's class XOR initialClass, so that zero is the initial one,
-// with bit 7 set after the first window (bits 0-7), then the window's
-// samples, above and above2 (8-31); fit2, the largest class seen, and 255
-// less the smallest, 0 for none (0-23). A sample adds to the words in place.
-type sizer struct{ w0, w1 uintptr }
+// sizer is the sizing state of one P, in a slot's State; its zero value is
+// that of a P that has counted nothing. It is small (9 bytes) so that P 0's
+// is carried over to a new array when the collector frees the last one.
+type sizer struct {
+	// phase counts the Puts since the last sample, modulo sampleEvery.
+	phase uint8
+	// off is the default class less initialClass, so that the zero sizer's
+	// default is initialClass.
+	off int8
+	// settled is set when a window has ended: the first counts
+	// firstWindow samples, the others window.
+	settled bool
+	// w counts the samples of the current window.
+	w tally
+}
 
-// Counts of a sample, added to a sizer's words.
-const (
-	oneSample = 1 << 8
-	oneAbove  = 1 << 16
-	oneAbove2 = 1 << 24
-	oneFit2   = 1
-)
+// tally is a window's count of samples, against the default class d of the
+// window: all fit in a byte, window being below 256.
+type tally struct {
+	n      uint8 // samples
+	above  uint8 // of a class above d
+	above2 uint8 // of a class above d+1
+	fit2   uint8 // of a class below d: they fit half the default
+	top    uint8 // the largest class of a sample
+	low    uint8 // the smallest class of a sample, when n > 0
+}
 
-func (s sizer) n() int      { return int(uint8(s.w0 >> 8)) }
-func (s sizer) above() int  { return int(uint8(s.w0 >> 16)) }
-func (s sizer) above2() int { return int(uint8(s.w0 >> 24)) }
-func (s sizer) fit2() int   { return int(uint8(s.w1)) }
-func (s sizer) top() int    { return int(uint8(s.w1 >> 8)) }
-func (s sizer) low() int    { return 255 - int(uint8(s.w1>>16)) }
-func newWindow(d int) sizer { return sizer{w0: uintptr(uint8(d^initialClass) | 0x80)} }
-
-// begun reports whether the P has counted a sample since its first window
-// began (or ended one): its default is then its own, not the pool's hint.
-func (s sizer) begun() bool { return s.w0&0xff80 != 0 }
+// newWindow begins a window with default class d.
+func (s *sizer) newWindow(d int) {
+	s.off, s.settled, s.w = int8(d-initialClass), true, tally{}
+}
 
 // last reports whether the next sample ends the window.
-func (s sizer) last() bool {
-	if s.w0&0x80 == 0 {
-		return s.n()+1 >= firstWindow
+func (s *sizer) last() bool {
+	if !s.settled {
+		return int(s.w.n)+1 >= firstWindow
 	}
-	return s.n()+1 >= window
+	return int(s.w.n)+1 >= window
 }
 
-// count counts a sample of class c against the default class d.
-func (s *sizer) count(c, d int) {
-	w0, w1 := s.w0+oneSample, s.w1
-	if c > d {
-		w0 += oneAbove
-		if c > d+1 {
-			w0 += oneAbove2
-		}
-	} else if c <= d-1 {
-		w1 += oneFit2
+// sample counts a Put of a Buffer that held at most n bytes since its Get:
+// one Put in sampleEvery is a sample (see count). It reports whether the
+// default class moved.
+func (s *sizer) sample(n int, p *Pool) (moved bool) {
+	if s.phase++; s.phase%sampleEvery != 0 {
+		return false
 	}
-	top, low := max(w1>>8&0xff, uintptr(c)), max(w1>>16&0xff, uintptr(255-c))
-	s.w0, s.w1 = w0, w1&0xff|top<<8|low<<16
+	return s.count(n, p)
 }
 
-// add counts one sample, the length n written into a Buffer put back, and at
-// the end of a window moves the default, within the class of p's MaxCap.
-// It reports the default class after it, and whether it moved.
-func (s *sizer) add(n int, p *Pool) (def int, moved bool) {
-	if s.w0&0xff80 == 0 {
+// count counts a sample, the length n, and at the end of a window moves the
+// default by the rule of next, within the class of p's MaxCap. It reports
+// whether the default moved.
+func (s *sizer) count(n int, p *Pool) (moved bool) {
+	if !s.begun() {
 		// The first sample of a P adopts the hint, as if a first window had
 		// ended on it (counting against a hint that moved meanwhile ran the
 		// defaults up to MaxCap at 16 Ps).
 		if h := p.hint.Load(); h != 0 {
-			*s = newWindow(int(h))
+			s.newWindow(int(h))
 		}
 	}
-	d, last := sizerDef(s.w0), s.last()
-	s.count(sizeClass(n), d)
-	if last {
-		return s.end(d, s.n(), p)
+	d, last := s.def(), s.last()
+	c, w := classOf(n), &s.w
+	if w.n == 0 || c < int(w.low) {
+		w.low = uint8(c)
 	}
-	return d, false
+	w.top = max(w.top, uint8(c))
+	w.n++
+	if c > d {
+		w.above++
+		if c > d+1 {
+			w.above2++
+		}
+	} else if c < d {
+		w.fit2++
+	}
+	if !last {
+		return false
+	}
+	nd := max(minClass, min(s.next(d), p.maxClass()))
+	s.newWindow(nd)
+	if nd == d {
+		return false
+	}
+	p.hint.Store(int32(nd))
+	return true
 }
 
-// end ends a window of k samples when the default was d: it moves the
-// default by the rule, within the class of p's MaxCap, and begins the next
-// window.
-func (s *sizer) end(d, k int, p *Pool) (def int, moved bool) {
-	nd := s.next(d, k)
-	nd = max(minClass, min(nd, p.topClass()))
-	*s = newWindow(nd)
-	if nd != d {
-		p.hint.Store(int32(nd))
-	}
-	return nd, nd != d
-}
-
-// next returns the default class after a window of k samples that ends
-// with the counts of s, when the default was d: the rule above.
-func (s *sizer) next(d, k int) int {
+// next returns the default class after the window that ends with the counts
+// of s, when the default was d: the rule of the package documentation. Below
+// smallClass (4 KiB), where a growth costs more time than an array twice as
+// large costs memory, the default rises more readily and falls only when
+// every sample fitted half of it.
+func (s *sizer) next(d int) int {
+	w := &s.w
+	k, above, above2, fit2 := int(w.n), int(w.above), int(w.above2), int(w.fit2)
 	switch {
-	case s.above() == k:
-		return s.low()
-	case 16*s.above() >= 3*k && 8*s.above2() >= k:
+	case above == k: // every sample above: to the smallest
+		return int(w.low)
+	case 16*above >= 3*k && 8*above2 >= k: // 3/16 above, an eighth above twice
 		return d + 2
-	case 16*s.above() >= 3*k, d < smallClass && 32*(s.above()-s.above2()) >= k:
+	case 16*above >= 3*k, d < smallClass && 32*(above-above2) >= k: // 3/16 above; small: 1/32 within twice
 		return d + 1
-	case s.fit2() == k:
-		return s.top()
-	case 16*s.fit2() >= 15*k && d > smallClass:
+	case fit2 == k: // every sample within half: to the largest
+		return int(w.top)
+	case 16*fit2 >= 15*k && d > smallClass: // 15/16 within half
 		return d - 1
 	}
 	return d
 }
 
-// sample counts n, a Put's length, on sl's P, whose default class is d, the
-// caller pinned to it: one Put in sampleEvery is a sample (Put keeps the
-// phase in sl.Depth from bit 8). add's whole work runs only for the first
-// sample of a P and the last of a window. It reports the default class
-// after it, and whether it moved.
-func sample(sl *perp.Slot, n int, p *Pool, d int) (def int, moved bool) {
-	s := sizer{sl.Aux, sl.Aux2}
-	if !s.begun() || s.last() {
-		def, moved = s.add(n, p)
-	} else {
-		s.count(sizeClass(n), d)
-		def = d
+// sharedClass returns the default class where there are no per-P slots.
+func (p *Pool) sharedClass() int {
+	if d := p.shared.def.Load(); d != 0 {
+		return int(d)
 	}
-	sl.Aux, sl.Aux2 = s.w0, s.w1
-	return def, moved
+	return initialClass
 }
 
-// sharedDef returns the default class where there are no per-P slots (and
-// for a P that has none yet).
-func (p *Pool) sharedDef() int { return p.defOf(uintptr(p.shared.def.Load())) }
-
-// sharedObserve is Put's count on the shared state, without per-P slots.
-func (p *Pool) sharedObserve(n int) {
+// sharedSample is Put's sample on the shared state, without per-P slots.
+func (p *Pool) sharedSample(n int) {
 	p.shared.mu.Lock()
-	p.shared.phase++
-	if p.shared.phase%sampleEvery != 0 {
-		p.shared.mu.Unlock()
-		return
-	}
-	_, moved := p.shared.st.add(n, p)
-	p.shared.def.Store(int32(uint8(p.shared.st.w0)))
+	moved := p.shared.st.sample(n, p)
+	p.shared.def.Store(int32(p.shared.st.def()))
 	p.shared.mu.Unlock()
 	if moved {
 		p.changes.Add(1)

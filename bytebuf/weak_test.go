@@ -91,7 +91,7 @@ func TestSmallClassReach(t *testing.T) {
 	var p Pool
 	b := p.newBuffer(1 << 10)
 	var got *Buffer
-	if ran, skip := perp.Handoff(func() { p.store(b) }, func() { got = p.fromClass(10, &p.news) }); skip != "" {
+	if ran, skip := perp.Handoff(func() { p.store(b) }, func() { got = p.fromShelves(10, &p.news) }); skip != "" {
 		t.Skip(skip)
 	} else if !ran {
 		t.Fatal("no goroutine ran on a second P within 5s")

@@ -3,62 +3,119 @@ package perp
 import (
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"unsafe"
 )
 
-func TestSlotLayout(t *testing.T) {
-	if got := unsafe.Sizeof(Slot{}); got != SlotSize {
-		t.Errorf("sizeof(Slot) = %d, want %d", got, SlotSize)
-	}
-	if off := unsafe.Offsetof(Slot{}.Gets); off%8 != 0 {
-		t.Errorf("offsetof(Slot.Gets) = %d, want a multiple of 8 (atomic loads on 32-bit)", off)
-	}
-	if off := unsafe.Offsetof(Slot{}.Puts); off%8 != 0 {
-		t.Errorf("offsetof(Slot.Puts) = %d, want a multiple of 8 (atomic loads on 32-bit)", off)
-	}
+// keepSlot is a slot with reuse.Pool's rule, a second chance: the sweep
+// empties a slot unless a value was taken from it since the previous sweep.
+type keepSlot struct {
+	Base[int]
+	val, val2 unsafe.Pointer
+	_         [SlotSize - unsafe.Sizeof(Base[int]{}) - 2*unsafe.Sizeof(uintptr(0))]byte
 }
 
+func (sl *keepSlot) Sweep(used bool) bool {
+	if !used {
+		Clear(&sl.val)
+		Clear(&sl.val2)
+	}
+	return Holds(&sl.val) || Holds(&sl.val2)
+}
+
+// emptySlot is a slot with bytebuf's rule: the sweep empties every slot.
+type emptySlot struct {
+	Base[int]
+	val unsafe.Pointer
+	_   [SlotSize - unsafe.Sizeof(Base[int]{}) - unsafe.Sizeof(uintptr(0))]byte
+}
+
+func (sl *emptySlot) Sweep(bool) bool {
+	Clear(&sl.val)
+	return false
+}
+
+type (
+	keepSlots  = Slots[keepSlot, int, *keepSlot]
+	emptySlots = Slots[emptySlot, int, *emptySlot]
+)
+
+// valued is the constraint of the helpers below: a slot with a value word.
+type valued[S any] interface {
+	Slot[S, int]
+	value() *unsafe.Pointer
+}
+
+func (sl *keepSlot) value() *unsafe.Pointer  { return &sl.val }
+func (sl *emptySlot) value() *unsafe.Pointer { return &sl.val }
+
 // put stores v in the calling goroutine's slot, as a Put does.
-func put(s *Slots, v unsafe.Pointer) {
-	a := s.Load()
-	if a == nil {
-		a = s.Make()
+func put[S any, P valued[S]](s *Slots[S, int, P], v unsafe.Pointer) {
+	for {
+		pid := Pin()
+		if sl := s.At(pid); sl != nil {
+			*sl.value() = v
+			Unpin()
+			return
+		}
+		Unpin()
+		s.Grow()
 	}
-	pid := Pin()
-	if sl := At(a, pid); sl != nil {
-		sl.Val = v
-	}
-	Unpin()
 }
 
 // take takes what the calling goroutine's slot holds, as a Get does.
-func take(s *Slots) unsafe.Pointer {
-	a := s.Load()
+func take[S any, P valued[S]](s *Slots[S, int, P]) unsafe.Pointer {
 	pid := Pin()
 	defer Unpin()
-	if sl := At(a, pid); sl != nil {
-		return sl.Take()
+	if sl := s.At(pid); sl != nil {
+		return sl.base().Take(sl.value())
 	}
 	return nil
 }
 
-// TestSweepRule applies sweeps by hand and checks the rule of the package
-// documentation, step by step.
+// TestLayout: Base's counters are 64-bit aligned in a slot on 32-bit
+// platforms too, and Grow refuses a slot type that breaks the layout.
+func TestLayout(t *testing.T) {
+	if off := unsafe.Offsetof(Base[int]{}.puts); off%8 != 0 {
+		t.Errorf("offsetof(Base.puts) = %d, want a multiple of 8 (atomic loads on 32-bit)", off)
+	}
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, "SlotSize") {
+			t.Errorf("Grow of a slot type of the wrong size: recovered %q, want a panic naming SlotSize", r)
+		}
+	}()
+	var s Slots[shortSlot, int, *shortSlot]
+	s.Grow()
+}
+
+type shortSlot struct{ Base[int] }
+
+func (*shortSlot) Sweep(bool) bool { return false }
+
+// TestSweepRule applies sweeps by hand and checks the second chance, step
+// by step.
 func TestSweepRule(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var s Slots
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the test's sweeps only
+	var s keepSlots
 	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
 
-	// Put, nothing taken: emptied by the next sweep, with the array.
+	// Put, nothing taken: emptied by the next sweep, and the array let go.
 	put(&s, x)
 	s.sweep()
 	if n := s.Len(); n != 0 {
-		t.Fatalf("after a sweep of a Slots nothing was taken from: %d slots, want the array released", n)
+		t.Fatalf("after a sweep of a Slots nothing was taken from: %d slots, want the array let go", n)
+	}
+	if v := take(&s); v != nil {
+		t.Fatalf("after a sweep of a Slots nothing was taken from: Take = %p, want nil", v)
 	}
 
 	// Taken from, then refilled: the value survives one sweep, not two.
@@ -69,7 +126,7 @@ func TestSweepRule(t *testing.T) {
 	put(&s, y)
 	s.sweep()
 	if s.Len() != 1 {
-		t.Fatalf("a Slots taken from lost its array at the next sweep")
+		t.Fatalf("a Slots taken from and holding a value lost its array at the next sweep")
 	}
 	if v := take(&s); v != y {
 		t.Fatalf("after one sweep: Take = %p, want %p (the second chance)", v, y)
@@ -85,10 +142,10 @@ func TestSweepRule(t *testing.T) {
 	}
 }
 
-// TestSweepShort: a Slots made with MakeShort has no second chance: the
-// sweep empties a slot taken from since the previous sweep too, and keeps the
-// array (the Slots was not idle).
-func TestSweepShort(t *testing.T) {
+// TestSweepEmptiesAll: with a rule that empties every slot (bytebuf's), a
+// slot taken from since the previous sweep is emptied too, and the array
+// goes to the victim, which Grow takes back while something holds it.
+func TestSweepEmptiesAll(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
@@ -96,25 +153,25 @@ func TestSweepShort(t *testing.T) {
 	// No collection, so no sweep but the test's own: a real sweep between
 	// the test's steps would empty the slot, or report first.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	var s Slots
+	var s emptySlots
 	var idle []bool
-	s.MakeShort(func(i bool) { idle = append(idle, i) })
+	s.OnSweep(func(i bool) bool { idle = append(idle, i); return true })
 	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
 	put(&s, x)
 	if v := take(&s); v != x {
 		t.Fatalf("Take = %p, want %p", v, x)
 	}
 	put(&s, y)
-	a := s.Load()
+	a := s.First()
 	s.sweep()
 	if len(idle) != 1 || idle[0] {
 		t.Errorf("onSweep saw idle = %v after a sweep of a Slots taken from, want [false]", idle)
 	}
-	if s.Load() != nil {
+	if s.First() != nil {
 		t.Errorf("after one sweep: the array is still installed, want it held only as the victim")
 	}
-	if b := s.Make(); b != a {
-		t.Fatalf("Make after the sweep made a new array, want the victim taken back (no collection ran)")
+	if s.Grow(); s.First() != a {
+		t.Fatalf("Grow after the sweep made a new array, want the victim taken back (no collection ran)")
 	}
 	if v := take(&s); v != nil {
 		t.Errorf("after one sweep: Take = %p, want nil (no second chance)", v)
@@ -122,120 +179,161 @@ func TestSweepShort(t *testing.T) {
 	put(&s, x)
 	take(&s)
 	s.sweep() // used: the array becomes the victim again
-	s.sweep() // no Make took it back: it stays the victim, held weakly
+	s.sweep() // no Grow took it back: it stays the victim, held weakly
 	if len(idle) != 3 || idle[1] || !idle[2] {
 		t.Errorf("onSweep saw idle = %v, want [false false true]", idle)
 	}
 	// a still holds the array here, as bytebuf's Buffers do: with no
-	// collection, the weak pointer still reaches it, and Make takes it
-	// back (its sizing state with it). TestShortFreedBySecondCollection
-	// checks that nothing holds it once no owner does.
-	if b := s.Make(); b != a {
-		t.Errorf("Make after two sweeps without a collection did not take back the array still held")
+	// collection, the weak pointer still reaches it, and Grow takes it
+	// back. TestVictimFreedBySecondCollection checks that nothing holds it
+	// once no owner does.
+	if s.Grow(); s.First() != a {
+		t.Errorf("Grow after two sweeps without a collection did not take back the array still held")
 	}
+	runtime.KeepAlive(a)
 }
 
-// TestShortFreedBySecondCollection: the array of a short Slots whose use
-// ended before a collection is freed by the next one, as a sync.Pool's
-// values are; the counters of its slots are kept.
-func TestShortFreedBySecondCollection(t *testing.T) {
+// TestVictimFreedBySecondCollection: the array of a Slots whose use ended
+// before a collection is freed by the next one, as a sync.Pool's values
+// are; the counters of its slots are kept.
+func TestVictimFreedBySecondCollection(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
-	var s Slots
-	s.MakeShort(nil)
+	var s emptySlots
 	put(&s, unsafe.Pointer(new(int)))
 	take(&s)
-	s.Count(true)
+	s.CountGet()
 	freed := new(atomic.Bool)
-	runtime.AddCleanup((*Slot)(unsafe.Add(unsafe.Pointer(s.Load()), -SlotSize)), func(f *atomic.Bool) { f.Store(true) }, freed)
+	runtime.AddCleanup(s.First(), func(f *atomic.Bool) { f.Store(true) }, freed)
 	Collect(1)
-	if s.Load() != nil {
+	if s.First() != nil {
 		t.Errorf("after the first collection: the array is still installed")
 	}
 	Collect(1)
 	if !freed.Load() {
-		t.Errorf("after the second collection: the array of a short Slots is still alive")
+		t.Errorf("after the second collection: the array of an idle Slots is still alive")
 	}
 	if g, _ := s.Counters(); g != 1 {
 		t.Errorf("Counters: gets = %d, want 1 (kept when the array went)", g)
 	}
+	Collect(1) // the sweep folds the freed victim's counters
+	if g, _ := s.Counters(); g != 1 {
+		t.Errorf("Counters after the sweep that found the victim freed: gets = %d, want 1", g)
+	}
 }
 
-// TestShortKeepsP0: when the collector frees the array a short Slots' sweep
-// let go, the next array starts P 0 with the Aux, Aux2 and Depth (less its
-// Stack count) the sweep found, so that the owner's state of P 0 does not
-// depend on whether collections came back to back.
-func TestShortKeepsP0(t *testing.T) {
+// TestCountersAcrossVictims: counts made before and after the array went to
+// the victim and came back add up, and none is counted twice.
+func TestCountersAcrossVictims(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
-	var s Slots
-	s.MakeShort(nil)
-	a := s.Load()
-	Of(a, 0).Aux, Of(a, 0).Aux2, Of(a, 0).Depth = 0x1234, 0x5678, 7<<8|3
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var s emptySlots
+	want := uint64(0)
+	for round := range 4 {
+		for range 3 {
+			s.CountGet()
+			want++
+		}
+		s.sweep() // let go, into the victim
+		if g, _ := s.Counters(); g != want {
+			t.Fatalf("round %d, the array let go: gets = %d, want %d", round, g, want)
+		}
+		s.Grow() // taken back
+		if g, _ := s.Counters(); g != want {
+			t.Fatalf("round %d, the array taken back: gets = %d, want %d", round, g, want)
+		}
+	}
+}
+
+// TestP0StateCarried: when the collector frees the victim, the next array
+// starts P 0 with the State the sweep found, so that the owner's state of
+// P 0 does not depend on whether collections came back to back.
+func TestP0StateCarried(t *testing.T) {
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	var s emptySlots
+	s.Grow()
+	s.First().State = 0x1234
 	freed := new(atomic.Bool)
-	runtime.AddCleanup(Header(a), func(f *atomic.Bool) { f.Store(true) }, freed)
+	runtime.AddCleanup(s.First(), func(f *atomic.Bool) { f.Store(true) }, freed)
 	Collect(2)
 	if !freed.Load() {
 		t.Fatal("the array outlived two collections")
 	}
-	s.Grow()
-	sl := Of(s.Load(), 0)
-	if sl.Aux != 0x1234 || sl.Aux2 != 0x5678 || sl.Depth != 7<<8 {
-		t.Errorf("P 0 of the new array: Aux %#x, Aux2 %#x, Depth %#x; want 0x1234, 0x5678, 0x700", sl.Aux, sl.Aux2, sl.Depth)
+	if s.Grow(); s.First().State != 0x1234 {
+		t.Errorf("P 0 of the new array: State %#x, want 0x1234", s.First().State)
 	}
 }
 
-// TestShortLeavesRegistry: the sweep holds a short Slots only while it has
-// an array or a victim, so that an idle pool keeps no registry entry nor
-// weak handle; its next Make registers it again, and the sweep empties its
-// slots as before.
-func TestShortLeavesRegistry(t *testing.T) {
+// TestRegistryLetsIdleGo: the sweep holds a Slots only while it has an
+// array or a victim, so that an idle pool keeps no registry entry; its next
+// Grow registers it again, and the sweep empties its slots as before.
+func TestRegistryLetsIdleGo(t *testing.T) {
 	Collect(2)
 	before := Registered()
-	var s Slots
-	swept := 0
-	s.MakeShort(func(bool) { swept++ })
-	if OK {
-		put(&s, unsafe.Pointer(new(int)))
+	var s keepSlots
+	if !OK {
+		s.Grow()
+		if n := Registered(); n != before {
+			t.Fatalf("Registered() = %d after a Grow with no slots, want %d", n, before)
+		}
+		return
 	}
+	put(&s, unsafe.Pointer(new(int)))
 	if n := Registered(); n != before+1 {
-		t.Fatalf("Registered() = %d after MakeShort, want %d", n, before+1)
+		t.Fatalf("Registered() = %d after the first Grow, want %d", n, before+1)
 	}
 	Collect(2)
 	if n := Registered(); n != before {
-		t.Fatalf("Registered() = %d two collections after the short Slots went idle, want %d", n, before)
+		t.Fatalf("Registered() = %d two collections after the Slots went idle, want %d", n, before)
 	}
-	if swept == 0 {
-		t.Fatalf("onSweep did not run")
-	}
-	s.MakeShort(nil)
 	x := unsafe.Pointer(new(int))
-	if OK {
-		put(&s, x)
-	}
+	put(&s, x)
 	if n := Registered(); n != before+1 {
-		t.Fatalf("Registered() = %d after the next MakeShort, want %d", n, before+1)
+		t.Fatalf("Registered() = %d after the next Grow, want %d", n, before+1)
 	}
 	Collect(1)
-	if OK && take(&s) != nil {
-		t.Errorf("a value Put after the Slots registered again survived a collection")
-	}
-	if s.Load() != nil {
-		t.Errorf("the array is still installed after a collection")
+	if take(&s) != nil {
+		t.Errorf("a value Put after the Slots registered again survived a collection it was not taken in")
 	}
 }
 
-// TestSweepOnSweep: the hook sees whether the Slots was idle.
+// TestOnSweepHolds: a Slots with an OnSweep function is swept, also with
+// no array, for as long as the function asks, and is let go after.
+func TestOnSweepHolds(t *testing.T) {
+	Collect(2)
+	before := Registered()
+	var s keepSlots
+	var idle []bool
+	rounds := 2
+	s.OnSweep(func(i bool) bool { idle = append(idle, i); rounds--; return rounds > 0 })
+	if n := Registered(); n != before+1 {
+		t.Fatalf("Registered() = %d after OnSweep, want %d", n, before+1)
+	}
+	Collect(3)
+	if len(idle) != 2 || !idle[0] || !idle[1] {
+		t.Errorf("the function saw idle = %v over three collections, want [true true]: two runs, the second asking no more", idle)
+	}
+	if n := Registered(); n != before {
+		t.Errorf("Registered() = %d once the function asked no more, want %d", n, before)
+	}
+}
+
+// TestSweepOnSweep: the function sees whether the Slots was idle.
 func TestSweepOnSweep(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	var idle []bool
-	var s Slots
-	s.MakeWith(func(i bool) { idle = append(idle, i) })
+	var s keepSlots
+	s.OnSweep(func(i bool) bool { idle = append(idle, i); return true })
 	put(&s, unsafe.Pointer(new(int)))
 	take(&s)
 	s.sweep()
@@ -245,17 +343,19 @@ func TestSweepOnSweep(t *testing.T) {
 	}
 }
 
-// TestRegistryForgetsDeadSlots: the sweep keeps no Slots alive, and forgets
-// the ones that were collected.
+// TestRegistryForgetsDeadSlots: the sweep keeps no Slots alive past two
+// collections of disuse, and forgets the ones that were collected.
 func TestRegistryForgetsDeadSlots(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	Collect(2)
 	before := Registered()
+	freed := new(atomic.Int64)
 	func() {
 		for range 100 {
-			s := new(Slots)
+			s := new(keepSlots)
+			runtime.AddCleanup(s, func(f *atomic.Int64) { f.Add(1) }, freed)
 			put(s, unsafe.Pointer(new(int)))
 		}
 	}()
@@ -266,18 +366,21 @@ func TestRegistryForgetsDeadSlots(t *testing.T) {
 	if n := Registered(); n > before {
 		t.Errorf("Registered() = %d after the Slots died and 3 collections, want at most %d", n, before)
 	}
+	if Collect(1); freed.Load() != 100 {
+		t.Errorf("%d of 100 dead Slots freed four collections after their use, want all", freed.Load())
+	}
 }
 
-// TestGrow: a P beyond the array gets a slot at the next Make, counters of
-// the replaced array are kept.
+// TestGrow: a P beyond the array gets a slot at the next Grow, counters of
+// the replaced array are kept, and an array never shrinks.
 func TestGrow(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var s Slots
-	a := s.Make()
-	Of(a, 0).Gets = 5
+	var s keepSlots
+	s.Grow()
+	s.First().gets = 5
 	runtime.GOMAXPROCS(3)
 	if runtime.GOMAXPROCS(0) != 3 {
 		t.Skip("GOMAXPROCS cannot be raised on this platform (js/wasm, wasip1)")
@@ -296,55 +399,43 @@ func TestGrow(t *testing.T) {
 	}
 }
 
-// TestSweepSecondValue: Val2 follows Val's rule. In a Slots whose array is
-// kept (as reuse.Slices keeps it), a sweep after an interval with nothing
-// taken empties both; Take2 counts as a use, as Take does.
-func TestSweepSecondValue(t *testing.T) {
+// TestTakeAnyWord: Take of any value word marks the slot used, which keeps
+// both words through the next sweep.
+func TestTakeAnyWord(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var s Slots
-	a := s.MakeKept(func(bool) {})
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var s keepSlots
+	s.Grow()
 	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
 	fill := func() {
 		pid := Pin()
-		sl := At(a, pid)
-		sl.Val, sl.Val2 = x, y
+		sl := s.At(pid)
+		sl.val, sl.val2 = x, y
 		Unpin()
 	}
-	held := func() (v, v2 unsafe.Pointer) {
-		pid := Pin()
-		defer Unpin()
-		sl := At(a, pid)
-		return sl.Val, sl.Val2
-	}
-
-	fill()
-	s.sweep()
-	if v, v2 := held(); v != nil || v2 != nil {
-		t.Errorf("after a sweep with nothing taken: Val %p, Val2 %p; want both emptied", v, v2)
-	}
-
 	fill()
 	pid := Pin()
-	got := At(a, pid).Take2()
+	sl := s.At(pid)
+	got := sl.Take(&sl.val2)
 	Unpin()
 	if got != y {
-		t.Fatalf("Take2 = %p, want %p", got, y)
+		t.Fatalf("Take = %p, want %p", got, y)
 	}
 	fill()
-	s.sweep() // Take2 was a use: the slot keeps its values
-	if v, v2 := held(); v != x || v2 != y {
-		t.Errorf("after a sweep following a Take2: Val %p, Val2 %p; want %p, %p kept", v, v2, x, y)
+	s.sweep() // the Take was a use: the slot keeps its values
+	if sl := s.First(); sl == nil || sl.val != x || sl.val2 != y {
+		t.Fatalf("after a sweep following a Take of the second word: the values were not kept")
 	}
 	s.sweep() // nothing taken since
-	if v, v2 := held(); v != nil || v2 != nil {
-		t.Errorf("after a second sweep with nothing taken: Val %p, Val2 %p; want both emptied", v, v2)
+	if s.First() != nil || take(&s) != nil {
+		t.Errorf("after a second sweep with nothing taken: the array is still installed, or holds a value")
 	}
 }
 
-// TestCountersKeepLateAdds: a goroutine still pinned to an array that grow
+// TestCountersKeepLateAdds: a goroutine still pinned to an array that Grow
 // has just replaced may finish its operation there, counter included. Its
 // count is not lost: Counters includes the replaced array until a sweep two
 // collections later folds it. The counters were folded at the replacement,
@@ -355,17 +446,19 @@ func TestCountersKeepLateAdds(t *testing.T) {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	var s Slots
-	old := s.Make()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var s keepSlots
+	s.Grow()
+	old := s.First()
 	runtime.GOMAXPROCS(2)
 	if runtime.GOMAXPROCS(0) != 2 {
 		t.Skip("GOMAXPROCS cannot be raised on this platform")
 	}
 	s.Grow() // replaces old
-	if s.Load() == old {
+	if s.First() == old {
 		t.Fatal("Grow did not replace the array; the test's premise is wrong")
 	}
-	Add(&Of(old, 0).Puts) // the late Put of a goroutine pinned to old
+	old.CountPut() // the late Put of a goroutine pinned to old
 	if _, puts := s.Counters(); puts != 1 {
 		t.Errorf("Counters after a late add to the replaced array: %d Puts, want 1", puts)
 	}
@@ -379,10 +472,10 @@ func TestCountersKeepLateAdds(t *testing.T) {
 	}
 }
 
-// TestShortVictimFollowsGOMAXPROCS: after GOMAXPROCS grows, Make replaces
-// a victim with too few slots; after it shrinks, the victim's extra slots do
+// TestVictimFollowsGOMAXPROCS: after GOMAXPROCS grows, Grow replaces a
+// victim with too few slots; after it shrinks, the victim's extra slots do
 // no harm.
-func TestShortVictimFollowsGOMAXPROCS(t *testing.T) {
+func TestVictimFollowsGOMAXPROCS(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots under the race detector or TinyGo")
 	}
@@ -391,22 +484,19 @@ func TestShortVictimFollowsGOMAXPROCS(t *testing.T) {
 		t.Skip("GOMAXPROCS is fixed here (js/wasm)")
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the test's sweeps only
-	var s Slots
-	s.MakeShort(nil)
+	var s emptySlots
 	put(&s, unsafe.Pointer(new(int)))
-	take(&s)
 	s.sweep()
 	runtime.GOMAXPROCS(4)
-	if a := s.Make(); Len(a) != 4 {
-		t.Errorf("Make after GOMAXPROCS grew to 4: %d slots, want 4", Len(a))
+	if s.Grow(); s.Len() != 4 {
+		t.Errorf("Grow after GOMAXPROCS grew to 4: %d slots, want 4", s.Len())
 	}
-	big := s.Load()
+	big := s.First()
 	put(&s, unsafe.Pointer(new(int)))
-	take(&s)
 	s.sweep()
 	runtime.GOMAXPROCS(1)
-	if a := s.Make(); a != big {
-		t.Errorf("Make after GOMAXPROCS shrank to 1 made a new array, want the victim with 4 slots taken back")
+	if s.Grow(); s.First() != big {
+		t.Errorf("Grow after GOMAXPROCS shrank to 1 made a new array, want the victim with 4 slots taken back")
 	}
 	x := unsafe.Pointer(new(int))
 	put(&s, x)
@@ -415,10 +505,10 @@ func TestShortVictimFollowsGOMAXPROCS(t *testing.T) {
 	}
 }
 
-// TestAtServed: Slots.At reads no header for a P that every array has
-// served, and never returns a slot past the end of a smaller array made
-// after GOMAXPROCS fell.
-func TestAtServed(t *testing.T) {
+// TestAtNeverPastTheArray: At returns no slot past the end of the array,
+// and an array made after GOMAXPROCS fell keeps the slots of the largest
+// before it, so that a P that At saw in range stays in range.
+func TestAtNeverPastTheArray(t *testing.T) {
 	if !OK {
 		t.Skip("no per-P slots here")
 	}
@@ -427,28 +517,24 @@ func TestAtServed(t *testing.T) {
 	if runtime.GOMAXPROCS(0) != 4 {
 		t.Skip("GOMAXPROCS stays 1 here (js/wasm)")
 	}
-	var s Slots
-	s.Grow()
-	a := s.Load()
-	if s.served.Load() != 4 || s.At(a, 3) != Of(a, 3) || s.At(a, 4) != nil {
-		t.Fatalf("4 Ps: served %d, At(3) %p (want %p), At(4) %p", s.served.Load(), s.At(a, 3), Of(a, 3), s.At(a, 4))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	var s keepSlots
+	at := func(pid int) bool { return s.At(pid) != nil }
+	if at(0) {
+		t.Fatalf("a slot for P 0 before the first Grow")
 	}
+	s.Grow()
+	if !at(3) || at(4) || at(-1) {
+		t.Fatalf("4 Ps: a slot for P 3 %v, for P 4 %v, for P -1 %v; want true, false, false", at(3), at(4), at(-1))
+	}
+	s.sweep() // nothing held: let go
+	if at(0) {
+		t.Fatalf("a slot for P 0 after the sweep let the array go")
+	}
+	Collect(1) // frees the victim: the next Grow makes a new array
 	runtime.GOMAXPROCS(2)
-	s.mu.Lock()
-	s.arr.Store(nil) // as the sweep of an idle array does
-	s.mu.Unlock()
 	s.Grow()
-	b := s.Load()
-	if Len(b) != 2 || s.served.Load() != 2 {
-		t.Fatalf("after GOMAXPROCS fell to 2: array of %d, served %d; want 2 and 2", Len(b), s.served.Load())
-	}
-	if s.At(b, 2) != nil || s.At(b, 3) != nil || s.At(b, 1) != Of(b, 1) {
-		t.Fatalf("2 Ps: At(2) %p, At(3) %p, want nil", s.At(b, 2), s.At(b, 3))
-	}
-	runtime.GOMAXPROCS(4)
-	s.Grow() // a larger array again: served stays 2, and At still reaches P 3
-	c := s.Load()
-	if Len(c) != 4 || s.served.Load() != 2 || s.At(c, 3) != Of(c, 3) {
-		t.Fatalf("back at 4 Ps: array of %d, served %d, At(3) %p", Len(c), s.served.Load(), s.At(c, 3))
+	if n := s.Len(); n != 4 || !at(3) {
+		t.Fatalf("after GOMAXPROCS fell to 2: an array of %d slots, a slot for P 3 %v; want 4, true", n, at(3))
 	}
 }

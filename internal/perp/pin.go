@@ -39,7 +39,7 @@ const OK = !race.Enabled
 // (go.dev/issue/67401). They are declared by linkname rather than wrapped: a
 // wrapper inlines into ordinary functions but not into generic code
 // instantiated in another package, where each call then went through the
-// wrapper (measured with callgrind: 14 more instructions per Get and Put).
+// wrapper (PERFORMANCE.md).
 //
 //go:linkname Pin runtime.procPin
 func Pin() int

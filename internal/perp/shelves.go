@@ -39,19 +39,17 @@ type shelf[T any] struct {
 // each P (GOMAXPROCS now; a P beyond shares one).
 func NewShelves[T any](classes int) *Shelves[T] {
 	sh := &Shelves[T]{ps: runtime.GOMAXPROCS(0), cs: make([]atomic.Pointer[[]shelf[T]], classes)}
-	sh.swept.Store(Sweeps())
+	sh.swept.Store(sweeps.Load())
 	registry.once.Do(watch) // the sweeps age the shelves
 	return sh
 }
 
 // age moves the values of every shelf aside, and drops those it moved aside
 // before, at its first call after each sweep; after two sweeps or more since
-// the last call, it drops them all.
+// the last call, it drops them all. Get and Put call it when a sweep ran
+// since the last call.
 func (sh *Shelves[T]) age() {
-	n := Sweeps()
-	if sh.swept.Load() == n {
-		return
-	}
+	n := sweeps.Load()
 	last := sh.swept.Swap(n)
 	if last == n {
 		return
@@ -87,9 +85,15 @@ func pid() int {
 
 // Get returns a value of class c, or nil: the value last put on the
 // caller's P's shelf, or when it is empty one from another P's whose lock
-// is free (so it may miss a value another P is putting meanwhile).
+// is free (so it may miss a value another P is putting meanwhile). A class
+// out of range has none.
 func (sh *Shelves[T]) Get(c int) (v *T) {
-	sh.age()
+	if sh.swept.Load() != sweeps.Load() {
+		sh.age()
+	}
+	if uint(c) >= uint(len(sh.cs)) {
+		return nil
+	}
 	ss := sh.cs[c].Load()
 	if ss == nil {
 		return nil
@@ -102,8 +106,11 @@ func (sh *Shelves[T]) Get(c int) (v *T) {
 		} else if !s.mu.TryLock() {
 			continue
 		}
-		if v = pop(&s.vals); v == nil {
-			v = pop(&s.old)
+		// The value put last, else the last of those moved aside.
+		if n := len(s.vals) - 1; n >= 0 {
+			v, s.vals[n], s.vals = s.vals[n], nil, s.vals[:n]
+		} else if n := len(s.old) - 1; n >= 0 {
+			v, s.old[n], s.old = s.old[n], nil, s.old[:n]
 		}
 		s.mu.Unlock()
 		if v != nil {
@@ -113,16 +120,11 @@ func (sh *Shelves[T]) Get(c int) (v *T) {
 	return nil
 }
 
-func pop[T any](vals *[]*T) (v *T) {
-	if n := len(*vals) - 1; n >= 0 {
-		v, (*vals)[n], *vals = (*vals)[n], nil, (*vals)[:n]
-	}
-	return v
-}
-
 // Put keeps v in class c, on the caller's P's shelf.
 func (sh *Shelves[T]) Put(c int, v *T) {
-	sh.age()
+	if sh.swept.Load() != sweeps.Load() {
+		sh.age()
+	}
 	ss := sh.cs[c].Load()
 	if ss == nil {
 		n := make([]shelf[T], sh.ps)

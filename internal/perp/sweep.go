@@ -4,48 +4,43 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"weak"
 )
 
 // The sweep runs once after every garbage collection, on the finalizer
-// goroutine, from the first use of any Slots on. It visits every Slots still
-// alive through weak pointers, so that it never keeps a pool alive, and
-// forgets the ones the collector has freed. A short Slots (MakeShort) is
-// held strongly instead, and only while it holds an array or a victim: its
-// sweep then lets it go (see Slots.sweep), so that an idle pool keeps no
-// weak handle nor registry entry, and is registered again by its next Make.
+// goroutine, from the first use of any Slots on. The registry holds every
+// Slots that has an array or a victim (or whose owner's OnSweep function asks
+// to be swept), and the sweep lets each go once it has neither: so an idle
+// pool keeps no registry entry, and a Grow registers it again.
+
+// sweeper is a Slots, of any slot type.
+type sweeper interface{ sweep() (keep bool) }
+
+// entry is a Slots' entry in the registry, inside the Slots: so that an
+// entry of the registry's arrays is one word.
+type entry struct{ s sweeper }
 
 var registry struct {
-	mu         sync.Mutex // protects all the fields below
-	all        []weak.Pointer[Slots]
-	spare      []weak.Pointer[Slots] // reused by sweepAll, so a sweep does not allocate
-	short      []*Slots              // the short Slots; only sweepAll removes entries
-	shortSpare []*Slots              // reused by sweepAll
-	once       sync.Once
+	mu    sync.Mutex // protects all the fields below
+	all   []*entry   // only sweepAll removes entries
+	spare []*entry   // reused by sweepAll, so that a sweep does not allocate
+	once  sync.Once
 }
 
-// sweeps counts the sweeps run, for tests. started counts the sweeps begun,
-// and finished holds the number, in that count, of the last sweep that
-// ended: Collect uses them to wait for a sweep that began after its
-// collection, not one already under way.
+// sweeps counts the sweeps run, for tests and Shelves. started counts the
+// sweeps begun, and finished holds the number, in that count, of the last
+// sweep that ended: Collect uses them to wait for a sweep that began after
+// its collection, not one already under way.
 var sweeps, started, finished atomic.Uint64
 
 // Sweeps returns how many sweeps have run since the program started. Tests
 // use it to wait for the sweep that follows a collection.
 func Sweeps() uint64 { return sweeps.Load() }
 
-// add registers s with the sweep: strongly when short.
-func add(s *Slots, short bool) {
-	if short {
-		registry.mu.Lock()
-		registry.short = append(registry.short, s)
-		registry.mu.Unlock()
-	} else {
-		w := weak.Make(s)
-		registry.mu.Lock()
-		registry.all = append(registry.all, w)
-		registry.mu.Unlock()
-	}
+// hold registers e with the sweep.
+func hold(e *entry) {
+	registry.mu.Lock()
+	registry.all = append(registry.all, e)
+	registry.mu.Unlock()
 	registry.once.Do(watch)
 }
 
@@ -66,66 +61,45 @@ func onGC(w *watcher) {
 	runtime.SetFinalizer(w, onGC)
 }
 
-// sweepAll sweeps every live Slots and forgets the dead ones. It works on a
-// copy of the list so that a Slots registering meanwhile never waits for the
-// sweep of others, and so that no lock of the registry is held while a
-// Slots' own lock is taken.
+// sweepAll sweeps every registered Slots and lets go of those that need no
+// more sweeps. It works on a copy of the list so that a Slots registering
+// meanwhile never waits for the sweep of others, and so that no lock of the
+// registry is held while a Slots' own lock is taken.
 func sweepAll() {
 	registry.mu.Lock()
 	list := append(registry.spare[:0], registry.all...)
-	short := append(registry.shortSpare[:0], registry.short...)
 	registry.mu.Unlock()
 
-	dead := 0
-	for _, w := range list {
-		if s := w.Value(); s != nil {
-			s.sweep()
-		} else {
-			dead++
-		}
-	}
 	gone := 0
-	for i, s := range short {
-		if !s.sweep() {
-			short[i] = nil
+	for i, e := range list {
+		if !e.s.sweep() {
+			list[i] = nil
 			gone++
 		}
 	}
 
 	registry.mu.Lock()
 	if gone > 0 {
-		forget(short)
-	}
-	clear(short)
-	registry.shortSpare = nil
-	if cap(short) <= 2*max(cap(registry.short), 32) { // not after a shrink
-		registry.shortSpare = short[:0]
-	}
-	if dead > 0 {
-		live := registry.all[:0]
-		for _, w := range registry.all {
-			if w.Value() != nil {
-				live = append(live, w)
-			}
-		}
-		clear(registry.all[len(live):])
-		registry.all = live
+		forget(list)
 	}
 	clear(list)
-	registry.spare = list[:0]
+	registry.spare = nil
+	if cap(list) <= 2*max(cap(registry.all), 32) { // not after a shrink
+		registry.spare = list[:0]
+	}
 	registry.mu.Unlock()
 }
 
-// forget removes from registry.short the entries of the sweep's copy swept
-// set to nil. The copy is a prefix of registry.short, which only grows at
-// its end meanwhile: a Slots let go and registered again since is kept
-// there. The caller holds registry.mu.
-func forget(swept []*Slots) {
-	all := registry.short
+// forget removes from registry.all the entries the sweep's copy set to nil.
+// The copy is a prefix of registry.all, which only grows at its end
+// meanwhile: a Slots let go and registered again since is kept there. The
+// caller holds registry.mu.
+func forget(swept []*entry) {
+	all := registry.all
 	kept := 0
-	for i, s := range all {
+	for i, e := range all {
 		if i >= len(swept) || swept[i] != nil {
-			all[kept] = s
+			all[kept] = e
 			kept++
 		}
 	}
@@ -134,15 +108,14 @@ func forget(swept []*Slots) {
 	if cap(all) > 64 && kept < cap(all)/4 {
 		// Shrink, so that pools gone idle leave no long array behind
 		// (8 bytes each).
-		all = append([]*Slots(nil), all...)
+		all = append([]*entry(nil), all...)
 	}
-	registry.short = all
+	registry.all = all
 }
 
-// Registered returns the number of Slots the sweep knows, dead ones not yet
-// forgotten included. It is for tests.
+// Registered returns the number of Slots the sweep holds. It is for tests.
 func Registered() int {
 	registry.mu.Lock()
 	defer registry.mu.Unlock()
-	return len(registry.all) + len(registry.short)
+	return len(registry.all)
 }

@@ -107,10 +107,13 @@
 //
 // # Cost of counting
 //
-// Counting every Get and Put costs one plain increment per call in the
-// caller's per-P slot, which Get and Put touch anyway: no locked instruction,
-// no shared cache line. (Where there are no slots, an atomic add.) A pool
-// that does not count pays a test of a flag it has already loaded.
+// Every Get and Put that finds the caller's per-P slot counts itself there
+// with one plain increment, on a line it touches anyway: no locked
+// instruction, no shared cache line, and less than a test of whether to
+// count. CountAll decides whether Stats reports those counts. Where a 64-bit
+// store may tear (32-bit platforms) the increment is an atomic add, made only
+// for a pool with CountAll set, and where there are no slots a pool with
+// CountAll set counts with an atomic add to a counter all Ps share.
 //
 // benchmarks/README.md gives what counting costs, in instructions and in
 // time.

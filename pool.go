@@ -43,10 +43,9 @@ type Pool[T any] struct {
 	// most of what the hooks cost on a small value.
 	Accept func(T) bool
 
-	// CountAll makes Stats count every Get and Put. It is off by default
-	// because counting costs an increment and a call per Get and per Put (see
-	// "# Cost of counting" in the package documentation); News and Drops are
-	// always counted.
+	// CountAll makes Stats report every Get and Put; News and Drops are
+	// always reported. See "# Cost of counting" in the package
+	// documentation.
 	CountAll bool
 
 	// mode is how T is stored, decided at first use; 0 before.
@@ -109,7 +108,6 @@ const (
 	modeDirect              // T is stored in sync.Pool's interface as is; otherwise through a *T box
 	modeWord                // T is one pointer word: the slot holds it; otherwise a box
 	modeNilable             // a T can be nil, and a nil T is never kept
-	modeCount               // CountAll is set: Get and Put take their counting paths
 )
 
 // Stats is a snapshot of a pool's counters.
@@ -145,19 +143,14 @@ func (p *Pool[T]) Get() T {
 	if p == nil {
 		panic("reuse: Pool.Get: nil *Pool")
 	}
-	mode := p.mode.Load()
-	if mode == 0 {
-		mode = p.init()
-	}
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := p.slots.At(pid); sl != nil {
-			if mode&modeCount != 0 {
-				sl.CountGet()
-			}
+			sl.CountGet(p.CountAll)
+			// A slot holds a value only after a Put, which decided mode.
 			if v := sl.Take(&sl.val); v != nil {
 				var x T
-				if mode&modeWord != 0 {
+				if p.mode.Load()&modeWord != 0 {
 					x = p.fromWord(v)
 				} else {
 					sl.box = v // the emptied box serves the next Put
@@ -175,7 +168,7 @@ func (p *Pool[T]) Get() T {
 		perp.Unpin()
 		p.slots.Grow() // for the next call
 	}
-	if mode&modeCount != 0 {
+	if p.CountAll {
 		p.slots.CountGet()
 	}
 	return p.getShared()
@@ -248,9 +241,7 @@ func (p *Pool[T]) Put(x T) {
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := p.slots.At(pid); sl != nil {
-			if mode&modeCount != 0 {
-				sl.CountPut()
-			}
+			sl.CountPut(p.CountAll)
 			if sl.val == nil { // else taken: x goes behind
 				if mode&modeWord != 0 {
 					sl.val = toWord(&x)
@@ -275,7 +266,7 @@ func (p *Pool[T]) Put(x T) {
 		perp.Unpin()
 		p.slots.Grow() // for the next call
 	}
-	if mode&modeCount != 0 {
+	if p.CountAll {
 		p.slots.CountPut()
 	}
 	p.putShared(x)
@@ -342,9 +333,6 @@ func (p *Pool[T]) init() uint32 {
 	case reflect.Slice:
 		mode |= modeNilable
 	}
-	if p.CountAll {
-		mode |= modeCount
-	}
 	p.mode.Store(mode)
 	return mode
 }
@@ -357,6 +345,8 @@ func (p *Pool[T]) Stats() Stats {
 		panic("reuse: Pool.Stats: nil *Pool")
 	}
 	s := Stats{News: p.news.Load(), Drops: p.drops.Load()}
-	s.Gets, s.Puts = p.slots.Counters()
+	if p.CountAll {
+		s.Gets, s.Puts = p.slots.Counters()
+	}
 	return s
 }

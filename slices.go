@@ -131,9 +131,8 @@ type slicesState struct {
 	stocked []atomic.Bool
 	// getLimit and putLimit fold Get's and Put's rare cases into one
 	// comparison each. Get goes to getSlow when uint(n) >= getLimit:
-	// maxCap+1, or 0 (always) when counting or when nothing is kept. Put goes
-	// to putSlow when uint(cap-1) >= putLimit: maxCap, or 0 (always) when
-	// counting or zeroing.
+	// maxCap+1, or 0 (always) when nothing is kept. Put goes to putSlow
+	// when uint(cap-1) >= putLimit: maxCap, or 0 (always) when zeroing.
 	getLimit uint
 	putLimit uint
 	maxCap   int // the largest class size kept; 0 keeps nothing
@@ -212,11 +211,9 @@ func (s *Slices[E]) init() *slicesState {
 		st.pools = make([]sync.Pool, c+1)
 		st.stocked = make([]atomic.Bool, c+1)
 		st.maxCap = sizeclass.Size(c)
-		if !st.countAll {
-			st.getLimit = uint(st.maxCap) + 1
-			if !st.zero {
-				st.putLimit = uint(st.maxCap)
-			}
+		st.getLimit = uint(st.maxCap) + 1
+		if !st.zero {
+			st.putLimit = uint(st.maxCap)
 		}
 	}
 	if !s.st.CompareAndSwap(nil, st) {
@@ -259,8 +256,8 @@ func (s *Slices[E]) Get(n int) []E {
 		panic("reuse: Slices.Get: nil *Slices")
 	}
 	st := s.st.Load()
-	// One test sends the rare cases to getSlow: first use, counting, n < 0
-	// (a huge uint) and n > maxCap.
+	// One test sends the rare cases to getSlow: first use, n < 0 (a huge
+	// uint) and n > maxCap.
 	if st == nil || uint(n) >= st.getLimit {
 		var fresh bool
 		if st, fresh = s.getSlow(n); fresh {
@@ -271,6 +268,7 @@ func (s *Slices[E]) Get(n int) []E {
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := st.slots.At(pid); sl != nil {
+			sl.CountGet(st.countAll)
 			// A slice of n's class or of a larger one below twice its
 			// size serves, as in getShared; the last one Put first.
 			if c := sl.last.size; uint(c-size) < uint(size) {
@@ -291,6 +289,9 @@ func (s *Slices[E]) Get(n int) []E {
 		perp.Unpin()
 		st.slots.Grow() // for the next call
 	}
+	if st.countAll {
+		st.slots.CountGet()
+	}
 	return s.getShared(st, n)
 }
 
@@ -304,8 +305,7 @@ func (s *Slices[E]) fromSlot(st *slicesState, x unsafe.Pointer, n, c int) []E {
 	return r
 }
 
-// getSlow is Get's path for the first use, counting and lengths out of
-// range. It panics on a negative n, and reports whether Get must return a
+// getSlow is Get's path for the first use and lengths out of range. It panics on a negative n, and reports whether Get must return a
 // fresh slice, n being above MaxCap (or nothing being kept).
 func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 	if n < 0 {
@@ -315,10 +315,10 @@ func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 	if st == nil {
 		st = s.init()
 	}
-	if st.countAll {
-		st.slots.CountGet()
-	}
 	if n > st.maxCap || st.pools == nil {
+		if st.countAll {
+			st.slots.CountGet()
+		}
 		s.news.Add(1)
 		return st, true
 	}
@@ -385,9 +385,8 @@ func (s *Slices[E]) Put(x []E) {
 		return // a double Put, reported; storing it twice would hand it out twice
 	}
 	st := s.st.Load()
-	// One test sends the rare cases to putSlow: first use, counting,
-	// zeroing, and capacities 0 (a huge uint once 1 is taken off) and above
-	// maxCap.
+	// One test sends the rare cases to putSlow: first use, zeroing, and
+	// capacities 0 (a huge uint once 1 is taken off) and above maxCap.
 	if st == nil || uint(cap(x)-1) >= st.putLimit {
 		if st = s.putSlow(x); st == nil {
 			return
@@ -399,6 +398,7 @@ func (s *Slices[E]) Put(x []E) {
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := st.slots.At(pid); sl != nil {
+			sl.CountPut(st.countAll)
 			// x takes the last place, with its capacity rounded down to a
 			// class size (1 <= cap(x) <= maxCap); what was there moves to
 			// the second place, and what that held goes behind.
@@ -416,18 +416,18 @@ func (s *Slices[E]) Put(x []E) {
 		perp.Unpin()
 		st.slots.Grow() // for the next call
 	}
+	if st.countAll {
+		st.slots.CountPut()
+	}
 	st.putShared(p, cap(x))
 }
 
-// putSlow is Put's path for the first use, counting, zeroing and capacities
-// out of range. It returns nil when x is dropped, and the state otherwise.
+// putSlow is Put's path for the first use, zeroing and capacities out of
+// range. It returns nil when x is dropped, and the state otherwise.
 func (s *Slices[E]) putSlow(x []E) *slicesState {
 	st := s.st.Load()
 	if st == nil {
 		st = s.init()
-	}
-	if st.countAll {
-		st.slots.CountPut()
 	}
 	if st.zero {
 		clear(x[:cap(x)])
@@ -436,6 +436,9 @@ func (s *Slices[E]) putSlow(x []E) *slicesState {
 		debugSlicesSeal(x, st.zero)
 	}
 	if uint(cap(x)-1) >= uint(st.maxCap) {
+		if st.countAll {
+			st.slots.CountPut()
+		}
 		s.drops.Add(1)
 		return nil
 	}

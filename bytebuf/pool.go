@@ -264,7 +264,7 @@ func (p *Pool) Get() *Buffer {
 	for {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := p.slots.At(pid); sl != nil {
-			sl.CountGet()
+			sl.CountGet(true)
 			// A popped entry stays, which spares a write barrier; one
 			// may be nil after a sweep.
 			var b *Buffer
@@ -359,7 +359,7 @@ func (p *Pool) Put(b *Buffer) {
 	for {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := p.slots.At(pid); sl != nil {
-			sl.CountPut()
+			sl.CountPut(true)
 			if sl.State.sample(n, p) {
 				sl.depth = 0 // the stack's Buffers are of the old default: the collector's
 				p.changes.Add(1)

@@ -82,21 +82,24 @@ type Base[K any] struct {
 func (b *Base[K]) base() *Base[K] { return b }
 
 // CountGet and CountPut count a Get or a Put in the slot of the caller's P,
-// to which it is pinned: a plain add where a 64-bit store is never torn (so
-// that Counters' atomic loads see whole values), an atomic one elsewhere.
-func (b *Base[K]) CountGet() {
+// to which it is pinned. Where a 64-bit store is never torn, they count with
+// a plain add, which costs less than a test of whether to count: they then
+// count always, and want is unused. Elsewhere they count with an atomic add
+// (so that Counters' atomic loads see whole values), only when want is true.
+// An owner that counts on request reports the counts only when asked.
+func (b *Base[K]) CountGet(want bool) {
 	if plainAdd {
 		b.gets++
-	} else {
+	} else if want {
 		atomic.AddUint64(&b.gets, 1)
 	}
 }
 
 // CountPut: see CountGet.
-func (b *Base[K]) CountPut() {
+func (b *Base[K]) CountPut(want bool) {
 	if plainAdd {
 		b.puts++
-	} else {
+	} else if want {
 		atomic.AddUint64(&b.puts, 1)
 	}
 }
@@ -305,7 +308,7 @@ func (s *Slots[S, K, P]) CountGet() {
 	if OK {
 		pid := Pin()
 		if sl := s.At(pid); sl != nil {
-			sl.base().CountGet()
+			sl.base().CountGet(true)
 			Unpin()
 			return
 		}
@@ -319,7 +322,7 @@ func (s *Slots[S, K, P]) CountPut() {
 	if OK {
 		pid := Pin()
 		if sl := s.At(pid); sl != nil {
-			sl.base().CountPut()
+			sl.base().CountPut(true)
 			Unpin()
 			return
 		}

@@ -458,7 +458,7 @@ func TestCountersKeepLateAdds(t *testing.T) {
 	if s.First() == old {
 		t.Fatal("Grow did not replace the array; the test's premise is wrong")
 	}
-	old.CountPut() // the late Put of a goroutine pinned to old
+	old.CountPut(true) // the late Put of a goroutine pinned to old
 	if _, puts := s.Counters(); puts != 1 {
 		t.Errorf("Counters after a late add to the replaced array: %d Puts, want 1", puts)
 	}

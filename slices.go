@@ -264,20 +264,19 @@ func (s *Slices[E]) Get(n int) []E {
 			return make([]E, n)
 		}
 	}
-	_, size := sizeclass.Fit(n) // 0 <= n <= maxCap
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := st.slots.At(pid); sl != nil {
 			sl.CountGet(st.countAll)
-			// A slice of n's class or of a larger one below twice its
-			// size serves, as in getShared; the last one Put first.
-			if c := sl.last.size; uint(c-size) < uint(size) {
+			// The slice Put last first, then the one before. size before
+			// data: size is stale once the sweep emptied data.
+			if c := sl.last.size; serves(c, n) {
 				if x := sl.Take(&sl.last.data); x != nil {
 					perp.Unpin()
 					return s.fromSlot(st, x, n, c)
 				}
 			}
-			if c := sl.prev.size; uint(c-size) < uint(size) {
+			if c := sl.prev.size; serves(c, n) {
 				if x := sl.Take(&sl.prev.data); x != nil {
 					perp.Unpin()
 					return s.fromSlot(st, x, n, c)
@@ -294,6 +293,12 @@ func (s *Slices[E]) Get(n int) []E {
 	}
 	return s.getShared(st, n)
 }
+
+// serves reports whether an array of class size c serves Get(n), n >= 1:
+// when c is n's class or a larger one below twice its size, as getShared
+// looks for, which is when c/2 < n <= c, c/2 being a class size too
+// (TestServesAsClasses checks it on every length).
+func serves(c, n int) bool { return n <= c && 2*n > c }
 
 // fromSlot is Get's end for the array at x, of capacity c, that the
 // caller's P's slot held: the slice of length n on it.

@@ -141,3 +141,20 @@ func TestSlicesSlotSecondPlace(t *testing.T) {
 		t.Errorf("Stats = %+v; want no new slice", s)
 	}
 }
+
+// TestServesAsClasses: serves, Get's test of a slice at hand of class size
+// c for a length n, is the rule of getShared: c is n's class or
+// a larger one below twice its size. Every length from 1 to 1<<16 against
+// every class size up to 1<<17 (Get(0) takes the shared path).
+func TestServesAsClasses(t *testing.T) {
+	for n := 1; n <= 1<<16; n++ {
+		_, size := sizeclass.Fit(n)
+		for k := 0; sizeclass.Size(k) <= 1<<17; k++ {
+			c := sizeclass.Size(k)
+			want := size <= c && c < 2*size
+			if got := serves(c, n); got != want {
+				t.Fatalf("serves(%d, %d) = %v, the class rule says %v", c, n, got, want)
+			}
+		}
+	}
+}

@@ -171,7 +171,7 @@ func (s *sizer) size() int {
 	if !s.settled && s.w.n == 0 {
 		return 0
 	}
-	return sizeOf(initialClass + int(s.off))
+	return 1 << (initialClass + int(s.off)) // a class below 64
 }
 
 // class returns the class Get hands out on the P: its default, or where its

@@ -1,8 +1,6 @@
 package reuse
 
 import (
-	"runtime"
-	"runtime/debug"
 	"testing"
 	"unsafe"
 
@@ -26,28 +24,12 @@ func slotP0[E any](s *Slices[E]) (unsafe.Pointer, int) {
 	return ptr, c
 }
 
-// onOnePNoGC skips t where there are no per-P slots, and runs it on one P
-// (so that the slot the test reads is the one its Gets and Puts use) with
-// the collector off (so that no sweep empties the slots or the sync.Pools).
-func onOnePNoGC(t *testing.T) {
-	t.Helper()
-	if !perp.OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	procs := runtime.GOMAXPROCS(1)
-	gc := debug.SetGCPercent(-1)
-	t.Cleanup(func() {
-		debug.SetGCPercent(gc)
-		runtime.GOMAXPROCS(procs)
-	})
-}
-
 // TestSlicesSlot pins down what the per-P slot holds first: the last slice
 // Put, with its capacity rounded down to a class size; what it held before
 // moves to the second place (TestSlicesSlotSecondPlace) rather than being
 // lost.
 func TestSlicesSlot(t *testing.T) {
-	onOnePNoGC(t)
+	perp.OnOnePNoGC(t)
 	var p Slices[byte]
 	a := make([]byte, 10, 1000) // class 896
 	b := p.Get(64)
@@ -84,7 +66,7 @@ func TestSlicesSlot(t *testing.T) {
 // only its own class, and a Get of the class below made a new slice while
 // the slot held one that fit.
 func TestSlicesSlotServesSmallerClasses(t *testing.T) {
-	onOnePNoGC(t)
+	perp.OnOnePNoGC(t)
 	var p Slices[byte]
 	for _, tt := range []struct {
 		n     int
@@ -113,7 +95,7 @@ func TestSlicesSlotServesSmallerClasses(t *testing.T) {
 // (BenchmarkSlicesDistPaired, log-normal lengths: 1.07 times libp2p's time
 // with one place, 0.98 with two).
 func TestSlicesSlotSecondPlace(t *testing.T) {
-	onOnePNoGC(t)
+	perp.OnOnePNoGC(t)
 	var p Slices[byte]
 	a, b, c := make([]byte, 896), make([]byte, 64), make([]byte, 4096)
 	p.Put(a)

@@ -304,31 +304,23 @@ func (s *Slots[S, K, P]) OnSweep(f func(idle bool) (keep bool)) {
 // CountGet and CountPut count a Get or a Put of a caller that is not pinned:
 // in the slot of its P, or where there is none, with an atomic add to
 // counters all Ps share.
-func (s *Slots[S, K, P]) CountGet() {
-	if OK {
-		pid := Pin()
-		if sl := s.At(pid); sl != nil {
-			sl.base().CountGet(true)
-			Unpin()
-			return
-		}
-		Unpin()
-	}
-	s.gets.Add(1)
-}
+func (s *Slots[S, K, P]) CountGet() { s.count((*Base[K]).CountGet, &s.gets) }
 
 // CountPut: see CountGet.
-func (s *Slots[S, K, P]) CountPut() {
+func (s *Slots[S, K, P]) CountPut() { s.count((*Base[K]).CountPut, &s.puts) }
+
+// count counts with inc in the caller's slot, or in shared where it has none.
+func (s *Slots[S, K, P]) count(inc func(*Base[K], bool), shared *atomic.Uint64) {
 	if OK {
 		pid := Pin()
 		if sl := s.At(pid); sl != nil {
-			sl.base().CountPut(true)
+			inc(sl.base(), true)
 			Unpin()
 			return
 		}
 		Unpin()
 	}
-	s.puts.Add(1)
+	shared.Add(1)
 }
 
 // sum returns the sums of the counters of array a.

@@ -100,11 +100,7 @@ func (*shortSlot) Sweep(bool) bool { return false }
 // TestSweepRule applies sweeps by hand and checks the second chance, step
 // by step.
 func TestSweepRule(t *testing.T) {
-	if !OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // the test's sweeps only
+	OnOnePNoGC(t)
 	var s keepSlots
 	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
 
@@ -146,13 +142,7 @@ func TestSweepRule(t *testing.T) {
 // slot taken from since the previous sweep is emptied too, and the array
 // goes to the victim, which Grow takes back while something holds it.
 func TestSweepEmptiesAll(t *testing.T) {
-	if !OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	// No collection, so no sweep but the test's own: a real sweep between
-	// the test's steps would empty the slot, or report first.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	OnOnePNoGC(t)
 	var s emptySlots
 	var idle []bool
 	s.OnSweep(func(i bool) bool { idle = append(idle, i); return true })
@@ -226,11 +216,7 @@ func TestVictimFreedBySecondCollection(t *testing.T) {
 // TestCountersAcrossVictims: counts made before and after the array went to
 // the victim and came back add up, and none is counted twice.
 func TestCountersAcrossVictims(t *testing.T) {
-	if !OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	OnOnePNoGC(t)
 	var s emptySlots
 	want := uint64(0)
 	for round := range 4 {
@@ -326,11 +312,7 @@ func TestOnSweepHolds(t *testing.T) {
 
 // TestSweepOnSweep: the function sees whether the Slots was idle.
 func TestSweepOnSweep(t *testing.T) {
-	if !OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	OnOnePNoGC(t)
 	var idle []bool
 	var s keepSlots
 	s.OnSweep(func(i bool) bool { idle = append(idle, i); return true })
@@ -402,11 +384,7 @@ func TestGrow(t *testing.T) {
 // TestTakeAnyWord: Take of any value word marks the slot used, which keeps
 // both words through the next sweep.
 func TestTakeAnyWord(t *testing.T) {
-	if !OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	OnOnePNoGC(t)
 	var s keepSlots
 	s.Grow()
 	x, y := unsafe.Pointer(new(int)), unsafe.Pointer(new(int))
@@ -442,11 +420,7 @@ func TestTakeAnyWord(t *testing.T) {
 // and such a count was lost (TestCountAllAcrossGrowth, in package reuse,
 // failed now and then under load: 89 Puts counted of 90).
 func TestCountersKeepLateAdds(t *testing.T) {
-	if !OK {
-		t.Skip("no per-P slots under the race detector or TinyGo")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	OnOnePNoGC(t)
 	var s keepSlots
 	s.Grow()
 	old := s.First()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -177,4 +178,28 @@ func Handoff(put, take func()) (ran bool, skip string) {
 		}()
 	}
 	return <-took, ""
+}
+
+// TB is the part of testing.TB that OnOnePNoGC uses.
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Cleanup(func())
+}
+
+// OnOnePNoGC skips t where there are no per-P slots, and runs it on one P
+// (so that the slot a test reads is the one its Gets and Puts use) with the
+// collector off (so that no sweep but the test's own empties the slots
+// between its steps).
+func OnOnePNoGC(t TB) {
+	t.Helper()
+	if !OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	procs := runtime.GOMAXPROCS(1)
+	gc := debug.SetGCPercent(-1)
+	t.Cleanup(func() {
+		debug.SetGCPercent(gc)
+		runtime.GOMAXPROCS(procs)
+	})
 }

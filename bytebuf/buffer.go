@@ -44,9 +44,6 @@ type Buffer struct {
 	arr *array
 }
 
-// written returns the largest length the buffer held since it left the pool.
-func (b *Buffer) written() int { return max(b.peak, len(b.buf)) }
-
 // empty empties the buffer, remembering the length it had in peak.
 func (b *Buffer) empty() {
 	b.peak = max(b.peak, len(b.buf))

@@ -155,6 +155,20 @@ func (sl *slot) push(b *Buffer, limit int64) bool {
 	return true
 }
 
+// keepGrown keeps b, emptied, as sl's grown Buffer when it is larger than
+// the P's default, below 16 KiB and within the limit, and the P keeps none
+// yet: it grew, and the next growth on the P takes its array (see
+// exchange). It reports whether it did. The caller is pinned to sl's P.
+func (sl *slot) keepGrown(b *Buffer, limit int64) bool {
+	c, d := cap(b.buf), sl.State.size()
+	if d == 0 || c <= d || c >= sizeOf(shelved) || int64(c) > limit || sl.grown != nil {
+		return false
+	}
+	sl.grown = b
+	b.home = sl
+	return true
+}
+
 // What Get and Put read of a P's sizing state; how it moves is in size.go.
 
 // def returns the P's default class.
@@ -348,7 +362,7 @@ func (p *Pool) Put(b *Buffer) {
 			return
 		}
 	}
-	n := max(b.peak, len(b.buf)) // b.written(), the length sampled
+	n := max(b.peak, len(b.buf)) // the largest length b held since its Get (see peak)
 	b.buf, b.peak = b.buf[:0], 0
 	if !perp.OK {
 		p.slots.CountPut()
@@ -370,10 +384,7 @@ func (p *Pool) Put(b *Buffer) {
 				perp.Unpin()
 				return
 			}
-			// A Buffer larger than the default grew: the next growth on
-			// this P takes its array (see exchange).
-			if c, d := cap(b.buf), sl.State.size(); d != 0 && c > d && c < sizeOf(shelved) && int64(c) <= limit && sl.grown == nil {
-				sl.grown = b
+			if sl.keepGrown(b, limit) {
 				perp.Unpin()
 				return
 			}

@@ -294,11 +294,11 @@ func (s *Slices[E]) Get(n int) []E {
 	return s.getShared(st, n)
 }
 
-// serves reports whether an array of class size c serves Get(n), n >= 1:
+// serves reports whether an array of class size c serves Get(n), n >= 0:
 // when c is n's class or a larger one below twice its size, as getShared
-// looks for, which is when c/2 < n <= c, c/2 being a class size too
-// (TestServesAsClasses checks it on every length).
-func serves(c, n int) bool { return n <= c && 2*n > c }
+// looks for, which is when n <= c < 2n, c/2 being a class size too (0 is in
+// the class of 1). TestServesAsClasses checks it on every length.
+func serves(c, n int) bool { return n <= c && 2*max(n, 1) > c }
 
 // fromSlot is Get's end for the array at x, of capacity c, that the
 // caller's P's slot held: the slice of length n on it.

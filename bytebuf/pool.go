@@ -374,9 +374,14 @@ func (p *Pool) Put(b *Buffer) {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := p.slots.At(pid); sl != nil {
 			sl.CountPut(true)
-			if sl.State.sample(n, p) {
-				sl.depth = 0 // the stack's Buffers are of the old default: the collector's
-				p.changes.Add(1)
+			s := &sl.State
+			if s.phase++; s.phase%sampleEvery == 0 { // a sample (see size.go)
+				if s.begun() && !s.last() {
+					s.w.count(classOf(n), s.def())
+				} else if s.turn(n, p) {
+					sl.depth = 0 // the stack's Buffers are of the old default: the collector's
+					p.changes.Add(1)
+				}
 			}
 			b.home = sl
 			limit := p.limit.Load()

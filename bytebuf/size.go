@@ -59,30 +59,39 @@ func (s *sizer) last() bool {
 	return int(s.w.n)+1 >= window
 }
 
-// sample counts a Put of a Buffer that held at most n bytes since its Get:
-// one Put in sampleEvery is a sample (see count). It reports whether the
-// default class moved.
-func (s *sizer) sample(n int, p *Pool) (moved bool) {
-	if s.phase++; s.phase%sampleEvery != 0 {
-		return false
-	}
-	return s.count(n, p)
-}
+// The sizing's part of Put: one Put in sampleEvery (sizer.phase) is a
+// sample, the largest length its Buffer held since its Get. A sample that
+// neither begins a P's first window nor ends a window is counted in place
+// (tally.count); the others take turn, which can move the default.
 
-// count counts a sample, the length n, and at the end of a window moves the
-// default by the rule of next, within the class of p's MaxCap. It reports
-// whether the default moved.
-func (s *sizer) count(n int, p *Pool) (moved bool) {
+// turn counts the sample n for the first sample of a P, which adopts the
+// pool's hint as if a first window had ended on it (counting against a hint
+// that moved meanwhile ran the defaults up to MaxCap at 16 Ps), and for the
+// last of a window, which moves the default by the rule of next, within the
+// class of p's MaxCap, and begins the next window. It reports whether the
+// default moved.
+func (s *sizer) turn(n int, p *Pool) (moved bool) {
 	if !s.begun() {
-		// The first sample of a P adopts the hint, as if a first window had
-		// ended on it (counting against a hint that moved meanwhile ran the
-		// defaults up to MaxCap at 16 Ps).
 		if h := p.hint.Load(); h != 0 {
 			s.newWindow(int(h))
 		}
 	}
 	d, last := s.def(), s.last()
-	c, w := classOf(n), &s.w
+	s.w.count(classOf(n), d)
+	if !last {
+		return false
+	}
+	nd := max(minClass, min(s.next(d), p.maxClass()))
+	s.newWindow(nd)
+	if nd == d {
+		return false
+	}
+	p.hint.Store(int32(nd))
+	return true
+}
+
+// count counts a sample of class c in a window of default class d.
+func (w *tally) count(c, d int) {
 	if w.n == 0 || c < int(w.low) {
 		w.low = uint8(c)
 	}
@@ -96,16 +105,6 @@ func (s *sizer) count(n int, p *Pool) (moved bool) {
 	} else if c < d {
 		w.fit2++
 	}
-	if !last {
-		return false
-	}
-	nd := max(minClass, min(s.next(d), p.maxClass()))
-	s.newWindow(nd)
-	if nd == d {
-		return false
-	}
-	p.hint.Store(int32(nd))
-	return true
 }
 
 // next returns the default class after the window that ends with the counts
@@ -142,8 +141,12 @@ func (p *Pool) sharedClass() int {
 // sharedSample is Put's sample on the shared state, without per-P slots.
 func (p *Pool) sharedSample(n int) {
 	p.shared.mu.Lock()
-	moved := p.shared.st.sample(n, p)
-	p.shared.def.Store(int32(p.shared.st.def()))
+	s := &p.shared.st
+	moved := false
+	if s.phase++; s.phase%sampleEvery == 0 {
+		moved = s.turn(n, p) // not worth a test of whether the sample is a turn
+	}
+	p.shared.def.Store(int32(s.def()))
 	p.shared.mu.Unlock()
 	if moved {
 		p.changes.Add(1)

@@ -3,6 +3,7 @@ package bytebuf
 import (
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -31,31 +32,38 @@ func TestClassOf(t *testing.T) {
 	}
 }
 
-// TestSampleTakesOneInFour: of a P's Puts, one in sampleEvery is a sample,
-// and the others change nothing of the sizing: a sizer fed every Put, the
-// others of lengths that would move the default, ends each step in the state
-// of one fed the samples alone.
-func TestSampleTakesOneInFour(t *testing.T) {
-	// Two pools: the sizer's moves set its pool's hint, which the other's
-	// first window reads.
-	var p, q Pool
+// TestPutSamplesAsTurn: Put counts one Put in sampleEvery on its P, and
+// the ones it counts in place, without turn, change the sizing exactly as
+// turn would: the P's state after every Put equals that of a sizer fed
+// every fourth length through turn alone. The lengths shift now and then,
+// so that windows end and defaults move.
+func TestPutSamplesAsTurn(t *testing.T) {
+	if !perp.OK {
+		t.Skip("no per-P slots under the race detector or TinyGo")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var p, q Pool // q's hint follows ref's moves as p's follows p's P's
+	var ref sizer
+	moves := 0
 	r := rand.New(rand.NewPCG(1, 2))
-	var puts, samples sizer
-	for i := range 200000 {
-		n := r.IntN(1 << (1 + r.IntN(21)))
-		if i%50000 > 40000 {
-			n = 100000 + r.IntN(1000) // a shift
+	for i := range 40000 {
+		n := 1 + r.IntN(1<<(1+r.IntN(14)))
+		if i%10000 > 8000 {
+			n = 20000 + r.IntN(1000) // a shift
 		}
-		m1 := samples.count(n, &q)
-		for range sampleEvery - 1 {
-			if puts.sample(1<<30, &p) {
-				t.Fatalf("Put %d: a Put that is not a sample moved the default", i)
-			}
+		b := p.Get()
+		b.Write(make([]byte, n))
+		p.Put(b)
+		if i%sampleEvery == sampleEvery-1 && ref.turn(n, &q) {
+			moves++
 		}
-		m2 := puts.sample(n, &p)
-		if m1 != m2 || samples.off != puts.off || samples.settled != puts.settled || samples.w != puts.w {
-			t.Fatalf("Put %d of %d bytes: the samples alone give %+v (moved %v), every Put %+v (moved %v)", i, n, samples, m1, puts, m2)
+		got := p.slots.First().State
+		if got.off != ref.off || got.settled != ref.settled || got.w != ref.w || p.hint.Load() != q.hint.Load() {
+			t.Fatalf("Put %d of %d bytes: P 0's sizing %+v (hint %d), turn alone %+v (hint %d)", i, n, got, p.hint.Load(), ref, q.hint.Load())
 		}
+	}
+	if moves < 4 {
+		t.Fatalf("the default moved %d times; the test's lengths must move it more", moves)
 	}
 }
 
@@ -68,16 +76,16 @@ func TestHintMovesMidWindow(t *testing.T) {
 	var p Pool
 	var s0, s1 sizer
 	for range 10 {
-		s1.count(4096, &p) // P 1's first window begins, no hint yet
+		s1.turn(4096, &p) // P 1's first window begins, no hint yet
 	}
 	for range firstWindow {
-		s0.count(20000, &p) // P 0's first window ends: hint 32 KiB
+		s0.turn(20000, &p) // P 0's first window ends: hint 32 KiB
 	}
 	if h := p.hint.Load(); h == 0 || sizeOf(int(h)) != 32768 {
 		t.Fatalf("hint = class %d after P 0's first window of 20000 bytes, want 32768 bytes", h)
 	}
 	for range firstWindow - 10 {
-		s1.count(4096, &p)
+		s1.turn(4096, &p)
 	}
 	if d := s1.def(); sizeOf(d) != 4096 {
 		t.Errorf("P 1's first window of 4096 bytes ended at %d bytes, want 4096", sizeOf(d))
@@ -85,7 +93,7 @@ func TestHintMovesMidWindow(t *testing.T) {
 	// A P that starts after that takes the hint, P 1's move to 4 KiB, at
 	// its first sample, and counts against it.
 	var s2 sizer
-	if s2.count(100000, &p); sizeOf(s2.def()) != 4096 || !s2.begun() {
+	if s2.turn(100000, &p); sizeOf(s2.def()) != 4096 || !s2.begun() {
 		t.Errorf("a P starting after the hint: default %d bytes (state %+v), want the hint's 4096, adopted", sizeOf(s2.def()), s2)
 	}
 }

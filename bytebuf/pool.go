@@ -103,19 +103,15 @@ type Pool struct {
 }
 
 // slot is a Pool's slot of one P: the Buffers it keeps at hand, and the
-// P's sizing state.
+// P's sizing state (State, a sizer).
 type slot struct {
-	// State is the P's sizing state (see sizer), which the sweep never
-	// touches and carries over to the next array for P 0.
 	perp.Base[sizer]
-	// depth is the number of Buffers on the stack.
-	depth uint8
+	depth uint8 // the number of Buffers on the stack
 	// stack holds Buffers of the P's default class, stack[:depth]; Put
 	// empties it when the default moves. The sweep may empty any entry.
 	stack [stackLen]*Buffer
-	// grown is the last Buffer that grew on this P (below 16 KiB), whose
-	// array the next growth on the P takes (see exchange). The sweep may
-	// empty it.
+	// grown is the last Buffer that grew on this P, whose array the next
+	// growth on the P takes (see exchange). The sweep may empty it.
 	grown *Buffer
 	// classes, in P 0's slot only, holds the pool's Buffers by class, for
 	// every P (see shelves): so they are freed with the array.
@@ -127,12 +123,10 @@ type slot struct {
 const stackLen = 6
 
 // Sweep is a Pool's retention rule, applied to each slot after every
-// collection: every slot is emptied, taken from since the previous sweep or
-// not, so that a Buffer Put lasts no longer than in a sync.Pool (a Buffer
-// is cheap to make again, and keeping one per P through one more collection
-// held more memory the more Ps there were). The array, holding nothing,
-// then goes to the victim, which the next Get or Put takes back unless the
-// collector freed it (its Buffers point to it).
+// collection: every slot is emptied, so that a Buffer Put lasts no longer
+// than in a sync.Pool (a Buffer is cheap to make again, and keeping one per
+// P one collection more held more the more Ps there were). The array then
+// goes to the victim, which lives while any of its Buffers does.
 func (sl *slot) Sweep(bool) (held bool) {
 	for i := range sl.stack {
 		perp.Empty(&sl.stack[i])
@@ -151,7 +145,6 @@ func (sl *slot) push(b *Buffer, limit int64) bool {
 	}
 	sl.stack[sl.depth] = b
 	sl.depth++
-	b.home = sl
 	return true
 }
 
@@ -165,13 +158,10 @@ func (sl *slot) keepGrown(b *Buffer, limit int64) bool {
 		return false
 	}
 	sl.grown = b
-	b.home = sl
 	return true
 }
 
-// What Get and Put read of a P's sizing state; how it moves is in size.go.
-
-// def returns the P's default class.
+// def returns the P's default class (how it moves is in size.go).
 func (s *sizer) def() int { return initialClass + int(s.off) }
 
 // begun reports whether the P has counted a sample since its first window

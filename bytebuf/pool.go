@@ -116,7 +116,7 @@ type slot struct {
 	// classes, in P 0's slot only, holds the pool's Buffers by class, for
 	// every P (see shelves): so they are freed with the array.
 	classes atomic.Pointer[perp.Shelves[Buffer]]
-	_       [perp.SlotSize - unsafe.Sizeof(perp.Base[sizer]{}) - 8 - (stackLen+2)*unsafe.Sizeof(uintptr(0))]byte
+	_       [perp.SlotSize - unsafe.Sizeof(perp.Base[sizer]{}) - (stackLen+3)*unsafe.Sizeof(uintptr(0))]byte // depth takes a word
 }
 
 // stackLen is the number of Buffers a P keeps at hand.

@@ -1,5 +1,7 @@
 package bytebuf
 
+import "cmp"
+
 // The sizing rule is the package documentation's ("How the pool sizes its
 // Buffers"): sizer counts the samples of a window, next moves the default.
 const (
@@ -131,12 +133,7 @@ func (s *sizer) next(d int) int {
 }
 
 // sharedClass returns the default class where there are no per-P slots.
-func (p *Pool) sharedClass() int {
-	if d := p.shared.def.Load(); d != 0 {
-		return int(d)
-	}
-	return initialClass
-}
+func (p *Pool) sharedClass() int { return cmp.Or(int(p.shared.def.Load()), initialClass) }
 
 // sharedSample is Put's sample on the shared state, without per-P slots.
 func (p *Pool) sharedSample(n int) {

@@ -341,19 +341,24 @@ func (s *Slots[S, K, P]) Counters() (gets, puts uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	gets, puts = s.gets.Load(), s.puts.Load()
-	arrays := append(s.retired[:len(s.retired):len(s.retired)], s.retiring...)
+	add := func(a []S) {
+		g, p := sum[S, K, P](a)
+		gets, puts = gets+g, puts+p
+	}
+	for _, a := range s.retired {
+		add(a)
+	}
+	for _, a := range s.retiring {
+		add(a)
+	}
 	if s.cur != nil {
-		arrays = append(arrays, s.cur)
+		add(s.cur)
 	} else if s.victim != (weak.Pointer[S]{}) {
 		if v := s.victim.Value(); v != nil {
-			arrays = append(arrays, unsafe.Slice(v, s.n.Load()))
+			add(unsafe.Slice(v, s.n.Load()))
 		} else {
 			gets, puts = gets+s.victimGets, puts+s.victimPuts
 		}
-	}
-	for _, a := range arrays {
-		g, p := sum[S, K, P](a)
-		gets, puts = gets+g, puts+p
 	}
 	return gets, puts
 }

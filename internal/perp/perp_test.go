@@ -512,3 +512,19 @@ func TestAtNeverPastTheArray(t *testing.T) {
 		t.Fatalf("after GOMAXPROCS fell to 2: an array of %d slots, a slot for P 3 %v; want 4, true", n, at(3))
 	}
 }
+
+// TestCountersDoNotAllocate: Counters, behind every pool's Stats, allocates
+// nothing, with arrays replaced and retired too (a scrape of every pool's
+// Stats by reuseprom counted one allocation per pool when it built a list of
+// the arrays to sum).
+func TestCountersDoNotAllocate(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var s keepSlots
+	s.Grow()
+	runtime.GOMAXPROCS(2)
+	s.Grow() // retires the array of one slot, where GOMAXPROCS can grow
+	s.CountGet()
+	if n := testing.AllocsPerRun(100, func() { s.Counters() }); n != 0 {
+		t.Errorf("Counters: %v allocations, want 0", n)
+	}
+}

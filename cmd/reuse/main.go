@@ -284,7 +284,7 @@ func adviseDir() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("advise: no clone of the reuse repository here or above; reuse is not yet published, so run it from a clone: git clone https://github.com/reuse-go/reuse && cd reuse && go run ./cmd/reuse advise PROFILE (once a release is tagged: go run github.com/reuse-go/reuse/%s@VERSION PROFILE)", adviseModule)
+			return "", fmt.Errorf("advise: no clone of the reuse repository here or above; reuse is not yet published, so run it from a clone: git clone https://github.com/reuse-go/reuse && cd reuse && go run ./cmd/reuse advise -module YOUR/MODULE PROFILE (without -module, advise infers your code from the profile, never reuse's own; once a release is tagged: go run github.com/reuse-go/reuse/%s@VERSION PROFILE)", adviseModule)
 		}
 		dir = parent
 	}

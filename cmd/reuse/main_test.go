@@ -659,3 +659,19 @@ func TestAdviseRuns(t *testing.T) {
 		t.Errorf("advise on a missing file wrote %q, want the error once and no exit status", msg)
 	}
 }
+
+// TestAdviseOutsideClone: the hint sent the user into reuse's clone, where
+// advise took reuse's module for theirs (issue 60). It now says how to
+// name their module, and that reuse's own is never taken for it.
+func TestAdviseOutsideClone(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, err := adviseDir()
+	if err == nil {
+		t.Fatal("adviseDir outside a clone: nil error")
+	}
+	for _, want := range []string{"cd reuse && go run ./cmd/reuse advise -module YOUR/MODULE PROFILE", "never reuse's own"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("adviseDir: %q lacks %q", err, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -31,8 +32,18 @@ type Options struct {
 	// paths): a site is the first frame of the user's code on an
 	// allocating stack, package main always included, so that advice
 	// names a line the user can change, not one inside a library. The
-	// command takes the module of go.mod in its working directory.
+	// command takes the module of go.mod in its working directory, unless
+	// that is one of reuse's (see Infer).
 	Modules []string
+	// Infer, where Modules is empty, infers the user's code from the
+	// profile: package main, and every package outside the standard
+	// library and reuse (github.com/reuse-go/reuse and its nested
+	// modules) whose source file is not in a versioned module, that is
+	// neither in the module cache nor vendored (a path with "@v", as the
+	// module cache and -trimpath name the files of a required module, or
+	// with a vendor directory). The command infers so when it runs in
+	// reuse's own clone, where the working directory's module is reuse's.
+	Infer bool
 }
 
 // DefaultOptions are the options of the command without flags.
@@ -43,6 +54,11 @@ type Advice struct {
 	TotalBytes   float64 `json:"total_bytes"`   // allocated over the profile's life
 	TotalObjects float64 `json:"total_objects"` // likewise
 	BreakEven    float64 `json:"break_even_bytes"`
+	// Yours says which code the advice takes for the user's, and how it
+	// was chosen (set by the command); Packages lists the packages of the
+	// user's sites found in the profile.
+	Yours    string   `json:"yours,omitempty"`
+	Packages []string `json:"your_packages"`
 	// Pool lists the sites worth pooling, most bytes first; Skip the heavy
 	// sites that are not, with the reason.
 	Pool []Site `json:"pool"`
@@ -88,6 +104,7 @@ type site struct {
 	// chain is heavyChain, or where no frame is the user's, the whole
 	// stack: the frames between the allocation and the user's code.
 	chain []string
+	user  bool // the site is a frame of the user's code
 }
 
 // Analyze ranks the allocation sites of a heap profile.
@@ -104,7 +121,7 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 	if ib < 0 || io < 0 {
 		return Advice{}, ErrNotHeap
 	}
-	a := Advice{BreakEven: opt.BreakEven, Pool: []Site{}, Skip: []Site{}}
+	a := Advice{BreakEven: opt.BreakEven, Pool: []Site{}, Skip: []Site{}, Packages: []string{}}
 	sites := map[string]*site{}
 	for _, s := range p.Sample {
 		bytes, objects := float64(s.Value[ib]), float64(s.Value[io])
@@ -116,6 +133,9 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 		add(sites, s, bytes, objects, opt)
 	}
 	for _, st := range sites {
+		if st.user && !slices.Contains(a.Packages, pkgOf(st.Function)) {
+			a.Packages = append(a.Packages, pkgOf(st.Function))
+		}
 		st.finish(a.TotalBytes)
 		if st.Share < opt.Minor {
 			a.Minor++
@@ -127,6 +147,7 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 			a.Skip = append(a.Skip, st.Site)
 		}
 	}
+	sort.Strings(a.Packages)
 	for _, l := range [][]Site{a.Pool, a.Skip} {
 		sort.SliceStable(l, func(i, j int) bool { return l[i].Bytes > l[j].Bytes })
 	}
@@ -139,7 +160,7 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 // library, if any, is where it allocates inside a library.
 func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt Options) {
 	frames := expand(s.Location)
-	at := slices.IndexFunc(frames, func(f frame) bool { return opt.user(f.fn) })
+	at := slices.IndexFunc(frames, opt.user)
 	if at < 0 {
 		at = slices.IndexFunc(frames, func(f frame) bool { return !isStd(f.fn) })
 	}
@@ -165,6 +186,7 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt 
 		st.Function = key
 		if at < len(frames) {
 			st.Function, st.File, st.Line, st.Inside = frames[at].fn, frames[at].file, frames[at].line, inside
+			st.user = opt.user(frames[at])
 		}
 		sites[key] = st
 	}
@@ -177,7 +199,7 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt 
 	st.sizes[size] += objects
 	if bytes > st.heaviest {
 		st.heaviest, st.heavyChain, st.chain = bytes, chain, chain
-		if !opt.user(st.Function) {
+		if !st.user {
 			st.chain = nil
 			for _, f := range frames {
 				st.chain = append(st.chain, f.fn)
@@ -190,12 +212,16 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt 
 // what they allocate: a site inside them is not the user's to pool.
 const reusePath = "github.com/reuse-go/reuse"
 
-// user reports whether fn is the user's code: package main, or a package
-// of one of the modules.
-func (o Options) user(fn string) bool {
-	pkg := pkgOf(fn)
+// user reports whether f is the user's code: package main, or a package
+// of one of the modules, or with Infer, code outside the standard library,
+// reuse and the versioned modules (see Options.Infer).
+func (o Options) user(f frame) bool {
+	pkg := pkgOf(f.fn)
 	if pkg == "main" || pkg == "command-line-arguments" {
 		return true
+	}
+	if len(o.Modules) == 0 && o.Infer {
+		return !isStd(f.fn) && !IsReuseModule(pkg) && !versioned(f.file)
 	}
 	for _, m := range o.Modules {
 		if m != "" && (pkg == m || strings.HasPrefix(pkg, m+"/")) {
@@ -203,6 +229,20 @@ func (o Options) user(fn string) bool {
 		}
 	}
 	return false
+}
+
+// IsReuseModule reports whether the import path path is in reuse's
+// module or one of its nested modules.
+func IsReuseModule(path string) bool {
+	return path == reusePath || strings.HasPrefix(path, reusePath+"/")
+}
+
+// versioned reports whether file is a file of a required module's version
+// (in the module cache, or named module@version by -trimpath) or a
+// vendored one: not the user's to change.
+func versioned(file string) bool {
+	file = filepath.ToSlash(file)
+	return strings.Contains(file, "@v") || strings.Contains(file, "/vendor/")
 }
 
 // isReuse reports whether fn is in a library package of the reuse module
@@ -223,7 +263,7 @@ func isReuse(fn string) bool {
 
 // pkgOf returns the import path of the package of the function fn.
 func pkgOf(fn string) string {
-	pkg := fn
+	pkg, _, _ := strings.Cut(fn, "[") // type arguments name other packages
 	if i := strings.LastIndex(pkg, "/"); i >= 0 {
 		if j := strings.Index(pkg[i:], "."); j >= 0 {
 			pkg = pkg[:i+j]
@@ -353,6 +393,13 @@ func (s *site) inReuse() bool {
 	if s.Objects <= 64 {
 		few = fmt.Sprintf("; %.0f objects over the whole profile: made once and reused, not hot", s.Objects)
 	}
+	defer func() {
+		if s.user {
+			s.Why += fmt.Sprintf("; the call of yours that leads there is %s (%s:%d)", s.Function, filepath.Base(s.File), s.Line)
+		} else {
+			s.Why += "; no call of your code leads there"
+		}
+	}()
 	switch {
 	case slices.ContainsFunc(s.chain, func(f string) bool { return strings.HasPrefix(f, reusePath+".(*Pool[") && strings.Contains(f, ").Get") }):
 		s.Why = fmt.Sprintf("made by a reuse pool, under %s, when it had none to give: already pooled%s", via, few)

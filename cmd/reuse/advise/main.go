@@ -7,10 +7,14 @@
 //	go run ./cmd/reuse advise [-json] [-top N] [-break-even BYTES] PROFILE
 //
 // Advice points at the user's own code: a site is the first frame, from
-// the allocation up, of package main or of the module of go.mod in the
-// working directory (-module lists others), and an allocation inside a
-// library, reuse's own packages included, is named at the call that leads
-// there. What reuse already pools is listed under "do not pool".
+// the allocation up, of package main or of the modules -module lists, or
+// without it of the module of go.mod in the working directory, and an
+// allocation inside a library, reuse's own packages included, is named at
+// the call that leads there. reuse's own modules are never the user's
+// unless -module names them: run in reuse's clone, advise infers the
+// user's code from the profile instead (Options.Infer). The output's first
+// lines say which code it took for the user's, and why. What reuse already
+// pools is listed under "do not pool".
 //
 // PROFILE is a heap profile file (go test -memprofile, pprof.WriteHeapProfile,
 // or curl http://host/debug/pprof/heap) or an http:// or https:// URL of a
@@ -55,7 +59,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	top := fs.Int("top", 10, "show at most `N` sites of each kind")
 	opt := DefaultOptions()
 	fs.Float64Var(&opt.BreakEven, "break-even", opt.BreakEven, "object size in `BYTES` at or below which pooling does not pay (measure yours: go run ./cmd/reuse -filter B1)")
-	modules := fs.String("module", "", "comma-separated import `paths` of your own code, where advice points (default: the module of go.mod in this directory or above; package main always)")
+	modules := fs.String("module", "", "comma-separated import `paths` of your own code, where advice points (default: the module of go.mod in this directory or above, unless it is reuse's own, then inferred from the profile; package main always)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reuse advise [flags] PROFILE\n\nReads a Go heap profile (a file, or an http://…/debug/pprof/heap URL) and names the\nallocation sites worth pooling, the reuse type to use with its bound and the expected\nsaving, and the heavy sites that are not worth pooling.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -71,21 +75,40 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *modules != "" {
-		opt.Modules = strings.Split(*modules, ",")
-	} else if m := mainModule(); m != "" {
-		opt.Modules = []string{m}
-	}
+	yours := chooseCode(&opt, *modules, mainModule())
 	a, err := Analyze(p, opt)
 	if err != nil {
 		return err
 	}
+	a.Yours = yours
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(a)
 	}
 	return WriteText(stdout, a, *top)
+}
+
+// chooseCode sets opt.Modules or opt.Infer from the -module flag and the
+// working directory's module, and says what it chose and why. reuse's own
+// modules are the user's only where -module names them: from reuse's
+// clone, where docs/REPORT.md runs advise, the working directory's module
+// is reuse's, and the user's code is inferred from the profile instead.
+func chooseCode(opt *Options, flagModules, cwdModule string) string {
+	switch {
+	case flagModules != "":
+		opt.Modules = strings.Split(flagModules, ",")
+		return fmt.Sprintf("package main and %s (-module)", strings.Join(opt.Modules, ", "))
+	case cwdModule != "" && !IsReuseModule(cwdModule):
+		opt.Modules = []string{cwdModule}
+		return fmt.Sprintf("package main and module %s (go.mod of the working directory; -module names others)", cwdModule)
+	}
+	opt.Infer = true
+	why := "no go.mod in the working directory"
+	if cwdModule != "" {
+		why = "the working directory's module, " + cwdModule + ", is reuse's own"
+	}
+	return "inferred from the profile (" + why + "; -module names yours): package main and the packages outside the standard library and reuse whose files are not in a required module's version (module cache, vendor)"
 }
 
 // mainModule returns the module path of the go.mod in the working

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,6 +27,26 @@ import (
 // of what advise must say.
 func serverProfile(t *testing.T) (*profile.Profile, string) {
 	t.Helper()
+	serverOnce.Do(func() { serverData, serverModule = runServer(t) })
+	if serverData == nil {
+		t.Skip("no server profile")
+	}
+	p, err := profile.ParseData(serverData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, serverModule
+}
+
+var (
+	serverOnce   sync.Once
+	serverData   []byte
+	serverModule string
+)
+
+// runServer builds and runs the server once per test binary, and returns
+// its profile's bytes and its module's path.
+func runServer(t *testing.T) ([]byte, string) {
 	if testing.Short() {
 		t.Skip("builds and runs a server")
 	}
@@ -97,11 +118,11 @@ func serverProfile(t *testing.T) (*profile.Profile, string) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	p, err := profile.Parse(resp.Body)
+	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p, modulePath(gomod)
+	return data, modulePath(gomod)
 }
 
 // TestAdviseServer is advise on a real server's heap profile, as issue 60
@@ -167,4 +188,67 @@ func slicesSite(sites []Site, fn string) *Site {
 		}
 	}
 	return nil
+}
+
+// TestAdviseServerFromClone is advise on the same profile as issue 60 ran
+// it the second time: from reuse's own clone, as docs/REPORT.md said,
+// without -module. The working directory's module is reuse's, and 6 of
+// the 10 sites to pool were reuse's internals (codec.(*Codec).OpenReader,
+// bytebuf.(*Pool).newBuffer, jsonpool.readLimited). Now the output says
+// which code it takes for the user's and why, no site to pool is reuse's,
+// and what reuse allocates is under "do not pool" at the user's line.
+func TestAdviseServerFromClone(t *testing.T) {
+	p, module := serverProfile(t)
+	if m := mainModule(); !isReuse(m+".f") && !strings.HasPrefix(m, reusePath) {
+		t.Fatalf("the test runs in module %q, want one of reuse's", m)
+	}
+	file := filepath.Join(t.TempDir(), "heap.pb.gz")
+	var b bytes.Buffer
+	if err := p.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"-top", "100", file}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	t.Logf("advice:\n%s", text)
+	if !strings.Contains(text, "Your code: inferred from the profile") || !strings.Contains(text, "is reuse's own") || !strings.Contains(text, "Your packages in this profile: example.com/jsonserver/api, main.") {
+		t.Errorf("the advice does not say which code it takes for the user's (want %s/api, inferred)", module)
+	}
+	out.Reset()
+	if err := run([]string{"-json", file}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var a Advice
+	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Pool) == 0 {
+		t.Fatal("nothing to pool")
+	}
+	for _, s := range a.Pool {
+		if strings.HasPrefix(s.Function, reusePath) || isReuse(s.Inside) {
+			t.Errorf("advised to pool %s (inside %q): reuse's own code", s.Function, s.Inside)
+		}
+	}
+	if s := slicesSite(a.Pool, module+"/api.(*API).ServeHTTP"); s == nil || !strings.Contains(s.Use, "reuse.Slices[Item] with Zero set") {
+		t.Errorf("the handler's []Item: %+v; want reuse.Slices[Item] with Zero", s)
+	}
+	inside := 0
+	for _, s := range a.Skip {
+		if !isReuse(s.Inside) || !strings.Contains(s.Why, "reuse's") {
+			continue // encoding/json's memory, under jsonpool
+		}
+		inside++
+		if strings.HasPrefix(s.Function, reusePath) || !strings.Contains(s.Why, "the call of yours that leads there is "+s.Function) {
+			t.Errorf("site inside %s: at %s, because %q; want the user's call named", s.Inside, s.Function, s.Why)
+		}
+	}
+	if inside == 0 {
+		t.Error("no site inside reuse among those not to pool")
+	}
 }

@@ -13,6 +13,12 @@ func WriteText(w io.Writer, a Advice, top int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Heap profile: %s allocated in %s objects over its life (alloc_space). Break-even: %s.\n",
 		size(a.TotalBytes), count(a.TotalObjects), size(a.BreakEven))
+	if a.Yours != "" {
+		fmt.Fprintf(&b, "Your code: %s.\n", a.Yours)
+	}
+	if len(a.Packages) > 0 {
+		fmt.Fprintf(&b, "Your packages in this profile: %s.\n", strings.Join(a.Packages, ", "))
+	}
 	b.WriteString("\nPool these, most bytes first:\n")
 	if len(a.Pool) == 0 {
 		b.WriteString("  none: no heavy site allocates something a reuse pool would hand back\n")

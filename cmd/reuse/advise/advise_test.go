@@ -104,6 +104,44 @@ func formatStrings() {
 	}
 }
 
+// tagged holds pointers (a slice), as issue 60's Item did.
+type tagged struct {
+	ID   int
+	Tags []string
+}
+
+var sinkTagged []tagged
+
+// twoOnOneLine makes two allocations of different kinds on one line, as
+// issue 60's main.go:50 did: a []string literal of 32 B, and the growth
+// of a []tagged by append, of varying sizes. Both hold pointers.
+//
+//go:noinline
+func twoOnOneLine() {
+	for i := 0; i < 300; i++ {
+		var items []tagged
+		for k := 0; k < 40+i%60; k++ {
+			items = append(items, tagged{ID: k, Tags: []string{"a", "b"}}) // the line
+		}
+		sinkTagged = items
+	}
+}
+
+var (
+	sinkStrings []string
+	sinkPtrs    []*record
+)
+
+// twoAlike makes two slices of varying sizes on one line, which the sizes
+// cannot tell apart; both element types hold pointers.
+//
+//go:noinline
+func twoAlike() {
+	for i := 0; i < 2000; i++ {
+		sinkStrings, sinkPtrs = make([]string, 16+i%64), make([]*record, 16+i%32) // the line
+	}
+}
+
 // apiItem is the answer of jsonHandler's small JSON API: about 3 KiB of
 // JSON, so that the buffer it is encoded into grows several times.
 type apiItem struct {
@@ -159,6 +197,8 @@ func makeProfile(t *testing.T) []byte {
 	tinyCounters()
 	formatStrings()
 	jsonHandler()
+	twoOnOneLine()
+	twoAlike()
 	runtime.GC() // the profile is as of the last collection
 	var b bytes.Buffer
 	if err := pprof.Lookup("allocs").WriteTo(&b, 0); err != nil {
@@ -186,8 +226,8 @@ func TestAdviseKnownSites(t *testing.T) {
 	for _, tt := range []struct{ fn, use, kind string }{
 		{"growBuffers", "bytebuf.Pool", "bytes.Buffer growth"},
 		{"gzipEach", "gzpool.Compress", "compress/gzip writer"},
-		{"varyingSlices", "reuse.Slices", "makeslice of varying sizes"},
-		{"fixedStructs", "reuse.Pool[*T]", "newobject, fixed size"},
+		{"varyingSlices", "reuse.Slices", "make of varying sizes"},
+		{"fixedStructs", "reuse.Pool[*record]", "new object, fixed size 96 B: &record{"},
 		// The memory that grows is the handler's own bytes.Buffer, which
 		// json.(*Encoder).Encode writes into, not encoding/json's.
 		{"jsonHandler", "bytebuf.Pool", "bytes.Buffer growth"},
@@ -238,6 +278,75 @@ func TestAdviseKnownSites(t *testing.T) {
 	// The one-time site is the heaviest in bytes, yet not advised.
 	if len(a.Pool) > 0 && strings.HasSuffix(a.Pool[0].Function, ".loadOnce") {
 		t.Error("the one-time allocation ranks first among the sites to pool")
+	}
+}
+
+// TestAdviseOneLineTwoKinds: two allocations on one line were one site,
+// advised as "reuse.Slices[string] with Zero set" over the sizes of both
+// (issue 60). Now each is a site of its own, told apart by its call's
+// address in the profile and matched to its expression by its sizes, and
+// each names its element type and, since both hold pointers, Zero.
+func TestAdviseOneLineTwoKinds(t *testing.T) {
+	a, err := Analyze(testProfile(t), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []Site
+	for _, s := range append(a.Pool, a.Skip...) {
+		if strings.HasSuffix(s.Function, ".twoOnOneLine") {
+			at = append(at, s)
+		}
+	}
+	if len(at) != 2 {
+		t.Fatalf("%d sites at twoOnOneLine, want 2: %+v", len(at), at)
+	}
+	if at[0].Line != at[1].Line {
+		t.Fatalf("the sites are at lines %d and %d, want one line", at[0].Line, at[1].Line)
+	}
+	var literal, growth *Site
+	for i := range at {
+		if at[i].Sizes == 1 {
+			literal = &at[i]
+		} else {
+			growth = &at[i]
+		}
+	}
+	if literal == nil || growth == nil {
+		t.Fatalf("want one site of one size and one of several: %+v", at)
+	}
+	if literal.MaxSize != 32 || !strings.Contains(literal.Use, "reuse.Slices[string] with Zero set") || !strings.Contains(literal.Kind, "[]string{\"a\", \"b\"}") {
+		t.Errorf("the []string literal: size %v, kind %q, use %q; want 32 B, reuse.Slices[string] with Zero", literal.MaxSize, literal.Kind, literal.Use)
+	}
+	if !strings.Contains(growth.Use, "reuse.Slices[tagged] with Zero set") || !strings.Contains(growth.Bound, "Zero: true, since tagged holds pointers") || !strings.Contains(growth.Kind, "append(items") {
+		t.Errorf("the []tagged growth: kind %q, use %q, bound %q; want reuse.Slices[tagged] with Zero", growth.Kind, growth.Use, growth.Bound)
+	}
+	for _, s := range at {
+		if !strings.Contains(s.Kind, "1 of 2 allocations at this line") && !strings.Contains(s.Kind, "2 of 2 allocations at this line") {
+			t.Errorf("site %s: kind %q does not say the line has two", s.Function, s.Kind)
+		}
+	}
+}
+
+// TestAdviseOneLineAlike: where the sizes cannot tell two allocations on
+// a line apart, each site says so, and names Zero since both hold
+// pointers.
+func TestAdviseOneLineAlike(t *testing.T) {
+	a, err := Analyze(testProfile(t), DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range a.Pool {
+		if !strings.HasSuffix(s.Function, ".twoAlike") {
+			continue
+		}
+		n++
+		if !strings.Contains(s.Kind, "[]string or []*record, which the profile cannot tell apart") || !strings.Contains(s.Use, "with Zero set") || !strings.Contains(s.Bound, "since each of []string or []*record holds pointers") {
+			t.Errorf("twoAlike: kind %q, use %q, bound %q", s.Kind, s.Use, s.Bound)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d sites of twoAlike to pool, want 2", n)
 	}
 }
 

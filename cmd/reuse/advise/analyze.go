@@ -105,6 +105,9 @@ type site struct {
 	// stack: the frames between the allocation and the user's code.
 	chain []string
 	user  bool // the site is a frame of the user's code
+	addr  uint64
+	// nth of of: the sites at this line, by address
+	nth, of int
 }
 
 // Analyze ranks the allocation sites of a heap profile.
@@ -132,6 +135,7 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 		a.TotalObjects += objects
 		add(sites, s, bytes, objects, opt)
 	}
+	lineSites(sites)
 	for _, st := range sites {
 		if st.user && !slices.Contains(a.Packages, pkgOf(st.Function)) {
 			a.Packages = append(a.Packages, pkgOf(st.Function))
@@ -154,6 +158,25 @@ func Analyze(p *profile.Profile, opt Options) (Advice, error) {
 	return a, nil
 }
 
+// lineSites numbers the sites that share a line (calls at different
+// addresses, with the same code under them): each is told apart from the
+// others, and says so (site.of, site.nth).
+func lineSites(sites map[string]*site) {
+	byLine := map[string][]*site{}
+	for _, st := range sites {
+		if st.File != "" {
+			k := fmt.Sprintf("%s:%d %s", st.Function, st.Line, st.Inside)
+			byLine[k] = append(byLine[k], st)
+		}
+	}
+	for _, l := range byLine {
+		sort.Slice(l, func(i, j int) bool { return l[i].addr < l[j].addr })
+		for i, st := range l {
+			st.nth, st.of = i+1, len(l)
+		}
+	}
+}
+
 // add adds a sample to its site, making the site at its first sample. The
 // site is the first frame of the user's code from the leaf; the frames
 // under it are its chain, and the first of those outside the standard
@@ -172,7 +195,10 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt 
 		if i := slices.IndexFunc(frames[:at], func(f frame) bool { return !isStd(f.fn) }); i >= 0 {
 			inside = frames[i].fn
 		}
-		key = fmt.Sprintf("%s:%d %s", frames[at].fn, frames[at].line, inside)
+		// The call's address is part of the key: two allocations on one
+		// line (a literal and an append) are two calls, of different
+		// kinds, and must not be one site.
+		key = fmt.Sprintf("%s:%d@%x %s", frames[at].fn, frames[at].line, frames[at].addr, inside)
 	} else {
 		at = len(frames)
 	}
@@ -187,6 +213,7 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt 
 		if at < len(frames) {
 			st.Function, st.File, st.Line, st.Inside = frames[at].fn, frames[at].file, frames[at].line, inside
 			st.user = opt.user(frames[at])
+			st.addr = frames[at].addr
 		}
 		sites[key] = st
 	}
@@ -278,6 +305,7 @@ type frame struct {
 	fn   string
 	file string
 	line int64
+	addr uint64 // of the call, which tells apart the calls on one line
 }
 
 // expand lists a sample's frames leaf first, inlined calls included.
@@ -286,7 +314,7 @@ func expand(locs []*profile.Location) []frame {
 	for _, l := range locs {
 		for _, ln := range l.Line {
 			if ln.Function != nil {
-				out = append(out, frame{ln.Function.Name, ln.Function.Filename, ln.Line})
+				out = append(out, frame{ln.Function.Name, ln.Function.Filename, ln.Line, l.Address})
 			}
 		}
 	}
@@ -346,6 +374,9 @@ func (s *site) classify(opt Options) bool {
 		return false
 	}
 	ok := s.kind()
+	if s.of > 1 {
+		s.Kind += fmt.Sprintf(" (%d of %d allocations at this line, told apart by their calls' addresses)", s.nth, s.of)
+	}
 	if s.inReuse() {
 		s.Use, s.Bound = "", ""
 		return false
@@ -536,16 +567,28 @@ func (s *site) allocKind() bool {
 		s.Why = "maps: reuse does not pool them; keep the map and clear() it between uses"
 		return false
 	case s.has("runtime.makeslice", "runtime.growslice", "runtime.makeslicecopy"):
-		s.sliceKind()
-	case s.onlyRuntime() && s.Sizes > 1:
-		// Heap profiles leave out the runtime's allocation frames: an
-		// allocation made by the site itself shows no frame under it,
-		// and only the sizes tell a slice of varying length from an
-		// object of one type.
-		s.sliceKind()
+		s.sliceKind(slices.DeleteFunc(s.matchAlloc(), func(a alloc) bool { return !a.slice }))
 	case s.onlyRuntime():
-		s.Kind = fmt.Sprintf("newobject, fixed size %s", size(s.MaxSize))
-		s.Use, s.Bound = "reuse.Pool[*T] with New and Reset", "Reset must clear every field (pitfall P3)"
+		// Heap profiles leave out the runtime's allocation frames: an
+		// allocation made by the site itself shows no frame under it.
+		// The expressions at its line whose sizes match it say what it
+		// is; without them, only the sizes tell a slice of varying
+		// length from an object of one type.
+		m := s.matchAlloc()
+		objs := slices.DeleteFunc(slices.Clone(m), func(a alloc) bool { return a.slice })
+		switch {
+		case len(m) > 0 && len(objs) == 0, len(m) == 0 && s.Sizes > 1:
+			s.sliceKind(m)
+		case len(objs) == 1 && len(m) == 1:
+			s.Kind = fmt.Sprintf("%s, fixed size %s: %s", objs[0].what, size(s.MaxSize), objs[0].expr)
+			s.Use, s.Bound = fmt.Sprintf("reuse.Pool[*%s] with New and Reset", objs[0].elem), "Reset must clear every field (pitfall P3)"
+		default:
+			s.Kind = fmt.Sprintf("newobject, fixed size %s", size(s.MaxSize))
+			if len(m) > 1 {
+				s.Kind += fmt.Sprintf(": one of %s, which the profile cannot tell apart", names(m))
+			}
+			s.Use, s.Bound = "reuse.Pool[*T] with New and Reset", "Reset must clear every field (pitfall P3)"
+		}
 	default:
 		s.Kind = "unknown"
 		s.Why = fmt.Sprintf("allocated inside %s, which reuse has no pooled form of; look at the stack in go tool pprof", s.leaf())
@@ -565,11 +608,16 @@ func (s *site) onlyRuntime() bool {
 	return true
 }
 
-// sliceKind advises on a slice made or grown at the site.
-func (s *site) sliceKind() {
+// sliceKind advises on a slice made or grown at the site: m are the
+// allocs at its line that match it (matchAlloc), whose element types say
+// whether the pool must clear them (Slices.Zero).
+func (s *site) sliceKind(m []alloc) {
 	verb := "makeslice"
 	if s.has("runtime.growslice") {
 		verb = "append growth"
+	}
+	if len(m) == 1 {
+		verb = m[0].what
 	}
 	if s.Sizes > 1 {
 		verb += " of varying sizes"
@@ -581,12 +629,32 @@ func (s *site) sliceKind() {
 	}
 	s.Use = "reuse.Slices[E] (Get(n), Put)"
 	s.Bound = fmt.Sprintf("MaxCap of %s / sizeof(E) elements or more: the largest slice here is %s", size(s.MaxSize), size(s.MaxSize))
-	switch elem, ptr := sliceElem(s.File, s.Line); ptr {
-	case hasPointers:
+	ptr := pointersUnknown
+	for i, a := range m {
+		if i == 0 || a.ptr == ptr {
+			ptr = a.ptr
+		} else {
+			ptr = pointersUnknown
+		}
+	}
+	elem := "E"
+	if len(m) == 1 {
+		elem = m[0].elem
+		s.Kind += ": " + m[0].expr
+	} else if len(m) > 1 {
+		s.Kind += fmt.Sprintf(": %s, which the profile cannot tell apart", names(m))
+	}
+	switch {
+	case ptr == hasPointers:
 		s.Use = fmt.Sprintf("reuse.Slices[%s] with Zero set (Get(n), Put)", elem)
 		s.Bound += fmt.Sprintf("; Zero: true, since %s holds pointers: Put then clears the elements, so that the pool keeps nothing they point to alive and the next Get sees none of it (pitfall P3)", elem)
-	case noPointers:
+		if len(m) > 1 {
+			s.Bound = strings.Replace(s.Bound, "since E holds", "since each of "+names(m)+" holds", 1)
+		}
+	case ptr == noPointers:
 		s.Use = fmt.Sprintf("reuse.Slices[%s] (Get(n), Put)", elem)
+	case len(m) > 1:
+		s.Bound += fmt.Sprintf("; set Zero if E holds pointers: E is one of %s, and some do", names(m))
 	default:
 		s.Bound += "; set Zero if E holds pointers (strings, slices, maps, pointers, interfaces), so that Put clears them"
 	}

@@ -1,12 +1,20 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
+	"go/constant"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // Whether a type holds pointers, as far as its source says.
@@ -16,97 +24,292 @@ const (
 	hasPointers
 )
 
-// sliceElem finds the slice that file makes at line (make([]E, ...) or a
-// []E{...} literal) and returns E as written and whether it holds
-// pointers, from the source of file's package: the advice for a pool of
-// slices of E depends on it (Slices.Zero). It returns "" and
-// pointersUnknown where the file cannot be read or the line makes no
-// slice it can see.
-func sliceElem(file string, line int64) (string, int) {
+// alloc is an expression of the user's source that allocates: a slice
+// made (make, a []E{...} literal, append, a conversion to []byte) or an
+// object (new(T), &T{...}). A site of the profile is matched to one of the
+// allocs at its line by its sizes, which tells apart two allocations on
+// one line.
+type alloc struct {
+	expr  string // the expression as written, shortened
+	what  string // "make", "slice literal", "append growth", "conversion", "new object"
+	elem  string // the slice's element type, or the object's type, as the package names it
+	slice bool
+	ptr   int   // whether elem holds pointers
+	size  int64 // the size it allocates, -1 where it varies
+}
+
+// checked is a type-checked package, by directory and package name.
+type checked struct {
+	fset  *token.FileSet
+	files map[string]*ast.File // by absolute file name
+	src   map[string][]byte
+	info  *types.Info
+	pkg   *types.Package
+}
+
+var (
+	checkedMu sync.Mutex
+	checkedBy = map[string]*checked{}
+)
+
+// check type-checks the package of file with go/types, importing from
+// source; what it cannot resolve (an import it cannot find) stays unknown,
+// and the rest is still typed. It returns nil where file cannot be parsed.
+func check(file string) *checked {
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return "", pointersUnknown
+		return nil
 	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, file, src, 0)
+	head, err := parser.ParseFile(token.NewFileSet(), file, src, parser.PackageClauseOnly)
 	if err != nil {
-		return "", pointersUnknown
+		return nil
 	}
-	elem := madeSlice(f, fset, line)
-	if elem == nil {
-		return "", pointersUnknown
+	dir := filepath.Dir(file)
+	key := dir + "\x00" + head.Name.Name
+	checkedMu.Lock()
+	defer checkedMu.Unlock()
+	if c, ok := checkedBy[key]; ok {
+		return c
 	}
-	types := packageTypes(filepath.Dir(file), f.Name.Name)
-	return string(src[fset.Position(elem.Pos()).Offset:fset.Position(elem.End()).Offset]), pointers(elem, types, 0)
-}
-
-// madeSlice returns the element type of the first slice made at line of f
-// (make([]E, ...) or []E{...}), nil where none is.
-func madeSlice(f *ast.File, fset *token.FileSet, line int64) ast.Expr {
-	var elem ast.Expr
-	ast.Inspect(f, func(n ast.Node) bool {
-		if elem != nil || n == nil || int64(fset.Position(n.Pos()).Line) > line || int64(fset.Position(n.End()).Line) < line {
-			return elem == nil
-		}
-		var t ast.Expr
-		switch x := n.(type) {
-		case *ast.CallExpr:
-			if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "make" && len(x.Args) > 0 {
-				t = x.Args[0]
-			}
-		case *ast.CompositeLit:
-			t = x.Type
-		}
-		if a, ok := t.(*ast.ArrayType); ok && a.Len == nil && int64(fset.Position(n.Pos()).Line) == line {
-			elem = a.Elt
-		}
-		return elem == nil
-	})
-	return elem
-}
-
-// packageTypes returns the type declarations of the package pkg in dir.
-func packageTypes(dir, pkg string) map[string]ast.Expr {
-	types := map[string]ast.Expr{}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	for _, name := range files {
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil || f.Name.Name != pkg {
+	c := &checked{fset: token.NewFileSet(), files: map[string]*ast.File{}, src: map[string][]byte{}}
+	checkedBy[key] = c
+	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	sort.Strings(names)
+	var files []*ast.File
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
 			continue
 		}
-		for _, d := range f.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-				for _, sp := range g.Specs {
-					ts := sp.(*ast.TypeSpec)
-					types[ts.Name.Name] = ts.Type
+		f, err := parser.ParseFile(c.fset, name, b, 0)
+		if err != nil || f.Name.Name != head.Name.Name {
+			continue
+		}
+		abs, _ := filepath.Abs(name)
+		c.files[abs], c.src[abs] = f, b
+		files = append(files, f)
+	}
+	c.info = &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: importer.ForCompiler(c.fset, "gc", exports(dir)), Error: func(error) {}}
+	c.pkg, _ = conf.Check(head.Name.Name, c.fset, files, c.info)
+	return c
+}
+
+// exports returns a lookup of the export data of the packages that the
+// package in dir and its tests import, as the go command built them
+// (go list -export): importing them is fast where the program was built
+// here. An import it cannot find stays unresolved.
+func exports(dir string) importer.Lookup {
+	files := map[string]string{}
+	cmd := exec.Command("go", "list", "-e", "-export", "-test", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", ".")
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	for _, l := range strings.Split(string(out), "\n") {
+		path, export, ok := strings.Cut(l, "\t")
+		path, _, _ = strings.Cut(path, " ") // "p [p.test]"
+		if ok && export != "" {
+			if _, seen := files[path]; !seen {
+				files[path] = export
+			}
+		}
+	}
+	return func(path string) (io.ReadCloser, error) {
+		if f, ok := files[path]; ok {
+			return os.Open(f)
+		}
+		return nil, fmt.Errorf("no export data for %s", path)
+	}
+}
+
+// lineAllocs lists the allocating expressions that start at line of file,
+// in source order; nil where the file cannot be read.
+func lineAllocs(file string, line int64) []alloc {
+	c := check(file)
+	if c == nil {
+		return nil
+	}
+	abs, _ := filepath.Abs(file)
+	f := c.files[abs]
+	if f == nil {
+		return nil
+	}
+	src := c.src[abs]
+	text := func(n ast.Node) string {
+		t := string(src[c.fset.Position(n.Pos()).Offset:c.fset.Position(n.End()).Offset])
+		if len(t) > 40 {
+			t = t[:37] + "…"
+		}
+		return t
+	}
+	qual := func(p *types.Package) string {
+		if p == c.pkg {
+			return ""
+		}
+		return p.Name()
+	}
+	var out []alloc
+	add := func(n ast.Node, what string, t types.Type, slice bool, size int64) {
+		if t == nil {
+			return
+		}
+		a := alloc{expr: text(n), what: what, elem: types.TypeString(t, qual), slice: slice, ptr: holdsPointers(t, 0), size: size}
+		out = append(out, a)
+	}
+	builtin := func(e ast.Expr, name string) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok || id.Name != name {
+			return false
+		}
+		_, ok = c.info.Uses[id].(*types.Builtin)
+		return ok || c.info.Uses[id] == nil
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil || int64(c.fset.Position(n.Pos()).Line) > line || int64(c.fset.Position(n.End()).Line) < line {
+			return n != nil && int64(c.fset.Position(n.Pos()).Line) <= line
+		}
+		if int64(c.fset.Position(n.Pos()).Line) != line {
+			return true
+		}
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			t := c.info.Types[x].Type
+			sl, _ := under(t).(*types.Slice)
+			switch {
+			case builtin(x.Fun, "make") && sl != nil:
+				size := int64(-1)
+				if n := constInt(c.info, x.Args[len(x.Args)-1]); n >= 0 && len(x.Args) > 1 {
+					size = n * sizeof(sl.Elem())
+				}
+				add(x, "make", sl.Elem(), true, size)
+			case builtin(x.Fun, "append") && sl != nil:
+				short := "append(" + text(x.Args[0]) + ", …)"
+				out = append(out, alloc{expr: short, what: "append growth", elem: types.TypeString(sl.Elem(), qual), slice: true, ptr: holdsPointers(sl.Elem(), 0), size: -1})
+			case builtin(x.Fun, "new") && t != nil:
+				if p, ok := t.(*types.Pointer); ok {
+					add(x, "new object", p.Elem(), false, sizeof(p.Elem()))
+				}
+			case sl != nil && c.info.Types[x.Fun].IsType():
+				add(x, "conversion", sl.Elem(), true, -1)
+			}
+		case *ast.CompositeLit:
+			if sl, ok := under(c.info.Types[x].Type).(*types.Slice); ok {
+				size := int64(-1)
+				if !keyed(x) && sizeof(sl.Elem()) > 0 {
+					size = int64(len(x.Elts)) * sizeof(sl.Elem())
+				}
+				add(x, "slice literal", sl.Elem(), true, size)
+			}
+		case *ast.UnaryExpr:
+			if lit, ok := x.X.(*ast.CompositeLit); ok && x.Op == token.AND {
+				if t := c.info.Types[lit].Type; t != nil {
+					if _, isSlice := under(t).(*types.Slice); !isSlice {
+						add(x, "new object", t, false, sizeof(t))
+					}
 				}
 			}
 		}
-	}
-	return types
+		return true
+	})
+	return out
 }
 
-// pointers says whether values of the type t hold pointers: strings,
-// slices, maps, channels, funcs, interfaces and pointers do, as do arrays
-// and structs of them; a named type of another package is unknown.
-func pointers(t ast.Expr, types map[string]ast.Expr, depth int) int {
+func under(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	return t.Underlying()
+}
+
+// keyed reports whether a composite literal has keys, which make its
+// length other than its number of elements.
+func keyed(x *ast.CompositeLit) bool {
+	for _, e := range x.Elts {
+		if _, ok := e.(*ast.KeyValueExpr); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// constInt is the value of a constant integer expression, -1 where it is
+// not one.
+func constInt(info *types.Info, e ast.Expr) int64 {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil {
+		return -1
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact || n < 0 {
+		return -1
+	}
+	return n
+}
+
+var gcSizes = types.SizesFor("gc", "amd64")
+
+// sizeof is t's size on a 64-bit platform, -1 where t is not fully known.
+func sizeof(t types.Type) (n int64) {
+	if !complete(t, 0) {
+		return -1
+	}
+	defer func() {
+		if recover() != nil {
+			n = -1
+		}
+	}()
+	return gcSizes.Sizeof(t)
+}
+
+// complete reports whether t has no invalid part.
+func complete(t types.Type, depth int) bool {
 	if depth > 16 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.Invalid
+	case *types.Array:
+		return complete(u.Elem(), depth+1)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !complete(u.Field(i).Type(), depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// holdsPointers says whether values of t hold pointers: strings, slices,
+// maps, channels, funcs, interfaces and pointers do, as do arrays and
+// structs of them; a type go/types could not resolve is unknown.
+func holdsPointers(t types.Type, depth int) int {
+	if depth > 16 || t == nil {
 		return pointersUnknown
 	}
-	switch x := t.(type) {
-	case *ast.StarExpr, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType:
-		return hasPointers
-	case *ast.ArrayType:
-		if x.Len == nil {
+	if _, ok := t.(*types.TypeParam); ok {
+		return pointersUnknown
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Kind() == types.Invalid:
+			return pointersUnknown
+		case u.Info()&types.IsString != 0, u.Kind() == types.UnsafePointer:
 			return hasPointers
 		}
-		return pointers(x.Elt, types, depth+1)
-	case *ast.ParenExpr:
-		return pointers(x.X, types, depth+1)
-	case *ast.StructType:
+		return noPointers
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+		return hasPointers
+	case *types.Array:
+		if u.Len() == 0 {
+			return noPointers
+		}
+		return holdsPointers(u.Elem(), depth+1)
+	case *types.Struct:
 		result := noPointers
-		for _, f := range x.Fields.List {
-			switch pointers(f.Type, types, depth+1) {
+		for i := range u.NumFields() {
+			switch holdsPointers(u.Field(i).Type(), depth+1) {
 			case hasPointers:
 				return hasPointers
 			case pointersUnknown:
@@ -114,28 +317,51 @@ func pointers(t ast.Expr, types map[string]ast.Expr, depth int) int {
 			}
 		}
 		return result
-	case *ast.Ident:
-		return namedPointers(x.Name, types, depth)
-	case *ast.SelectorExpr:
-		if id, ok := x.X.(*ast.Ident); ok && id.Name == "time" && strings.HasPrefix(x.Sel.Name, "Time") {
-			return hasPointers // time.Time holds a *Location
-		}
 	}
 	return pointersUnknown
 }
 
-// namedPointers is pointers for the type named name: predeclared, or
-// declared in the package (types).
-func namedPointers(name string, types map[string]ast.Expr, depth int) int {
-	switch name {
-	case "string", "error", "any":
-		return hasPointers
-	case "bool", "byte", "rune", "uintptr", "int", "int8", "int16", "int32", "int64",
-		"uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "complex64", "complex128":
-		return noPointers
+// fits reports whether an allocation of want bytes is what the profile
+// records as got bytes: the allocator rounds a request up to its size
+// class, by at most 1/8 of it above 128 B and 16 B below.
+func fits(want int64, got float64) bool {
+	w := float64(want)
+	return w <= got && got-w < max(16, w/8)
+}
+
+// matchAlloc picks the alloc at the site's line that the site is: by its
+// sizes (one fixed size for a literal, a new or a make of constant length;
+// varying ones for append growth and a make of variable length). It
+// returns the one that matches, or where several do, those; none where
+// the line shows no allocation of the site's sizes.
+func (s *site) matchAlloc() []alloc {
+	all := lineAllocs(s.File, s.Line)
+	var fixed, varying []alloc
+	for _, a := range all {
+		switch {
+		case a.size >= 0 && s.Sizes == 1 && fits(a.size, s.MaxSize):
+			fixed = append(fixed, a)
+		case a.size < 0:
+			varying = append(varying, a)
+		}
 	}
-	if d, ok := types[name]; ok {
-		return pointers(d, types, depth+1)
+	if len(fixed) > 0 {
+		return fixed
 	}
-	return pointersUnknown
+	return varying // of one size here, or of several
+}
+
+// names lists the allocs' element types, as "[]string or []tagged".
+func names(as []alloc) string {
+	var l []string
+	for _, a := range as {
+		n := a.elem
+		if a.slice {
+			n = "[]" + n
+		}
+		if !strings.Contains(strings.Join(l, "\x00"), n) {
+			l = append(l, n)
+		}
+	}
+	return strings.Join(l, " or ")
 }

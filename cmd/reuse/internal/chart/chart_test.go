@@ -82,7 +82,10 @@ func TestLogBounds(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
-	tests := map[float64]string{0: "0", 1: "1", 0.01: "0.01", 2.345: "2.35", 1000: "1000", 1e4: "10k", 1e6: "1M", 2.5e9: "2.5G"}
+	tests := map[float64]string{0: "0", 1: "1", 0.01: "0.01", 2.345: "2.35", 1000: "1000", 1e4: "10k", 1e6: "1M", 2.5e9: "2.5G",
+		// Halves round away from zero, as the report's text does: the
+		// page drew 0.312× where the text said 0.313× (issue 60).
+		0.3125: "0.313", 0.0625: "0.0625", 2.125: "2.13"}
 	for v, want := range tests {
 		if got := chart.Format(v); got != want {
 			t.Errorf("Format(%g) = %q, want %q", v, got, want)
@@ -317,5 +320,27 @@ func TestBarChartErrorBars(t *testing.T) {
 	// include a decade at or above it.
 	if svg := c.SVG(); !strings.Contains(svg, ">100<") {
 		t.Errorf("axis does not extend to cover the error bar up to 20:\n%s", svg)
+	}
+}
+
+// TestBase2Ticks: a byte axis ticks at powers of two, labelled in KiB and
+// MiB, not at powers of ten labelled kB and MB.
+func TestBase2Ticks(t *testing.T) {
+	got := chart.Scale{Min: 1e4, Max: 1e7, Log: true, Base2: true}.Ticks()
+	want := []float64{1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22}
+	if len(got) != len(want) {
+		t.Fatalf("ticks %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("ticks %v, want %v", got, want)
+			break
+		}
+	}
+	svg := chart.BarChart{Log: true, Base2: true, Unit: "B", Groups: []chart.BarGroup{{Label: "a", Values: []float64{3 << 20}}, {Label: "b", Values: []float64{96 << 10}}}}.SVG()
+	for _, s := range []string{">16KiB<", ">1MiB<", ">4MiB<"} {
+		if !strings.Contains(svg, s) {
+			t.Errorf("the axis lacks %s", s)
+		}
 	}
 }

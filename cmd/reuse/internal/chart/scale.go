@@ -11,6 +11,10 @@ type Scale struct {
 	Min, Max float64
 	From, To float64
 	Log      bool
+	// Base2, on a log scale, puts the ticks at powers of 1024 (with
+	// powers of 32, 4 or 2 between where that gives fewer than three),
+	// for bytes counted in KiB and MiB.
+	Base2 bool
 }
 
 // Map returns the position of v. Values outside [Min, Max] map outside
@@ -34,6 +38,24 @@ func (s Scale) Map(v float64) float64 {
 // three), about five round steps on a linear one.
 func (s Scale) Ticks() []float64 {
 	var t []float64
+	if s.Log && s.Base2 {
+		if s.Min <= 0 || s.Max < s.Min {
+			return nil
+		}
+		e0, e1 := int(math.Floor(math.Log2(s.Min))), int(math.Ceil(math.Log2(s.Max)))
+		for _, step := range []int{10, 5, 2, 1} {
+			t = t[:0]
+			for e := e0 - e0%step; e <= e1; e += step {
+				if v := math.Exp2(float64(e)); v >= s.Min*(1-1e-9) && v <= s.Max*(1+1e-9) {
+					t = append(t, v)
+				}
+			}
+			if len(t) >= 3 {
+				break
+			}
+		}
+		return t
+	}
 	if s.Log {
 		if s.Min <= 0 || s.Max < s.Min {
 			return nil
@@ -109,9 +131,16 @@ func Format(v float64) string {
 	}
 }
 
+// trim writes v to 3 significant digits, halves rounded away from zero
+// (0.3125 as 0.313), as the report's text rounds: strconv rounds an exact
+// half to even, so that a chart and the text beside it would differ.
 func trim(v float64) string {
 	if a := math.Abs(v); a >= 1000 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	if v != 0 {
+		p := math.Pow10(2 - int(math.Floor(math.Log10(math.Abs(v)))))
+		v = math.Round(v*p) / p
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
 }

@@ -42,10 +42,15 @@ type BarChart struct {
 	// Legend, when set, replaces the legend of Series and Colours, for a
 	// chart whose groups have colours of their own.
 	Legend []Key
-	Log    bool    // logarithmic value axis
-	Unit   string  // appended to tick labels, such as "×"
-	Ref    float64 // value of a reference line (such as 1 for "as fast"), 0 for none
-	Width  int     // pixels; 0 means 760
+	Log    bool   // logarithmic value axis
+	Unit   string // appended to tick labels, such as "×"
+	// Value, when set, writes the values in place of Format, as the text
+	// beside the chart writes them (Unit still appended).
+	Value func(float64) string
+	// Base2 puts a log scale's ticks at powers of 1024 (Scale.Base2).
+	Base2 bool
+	Ref   float64 // value of a reference line (such as 1 for "as fast"), 0 for none
+	Width int     // pixels; 0 means 760
 }
 
 // BarGroup is one row of a BarChart: a label and one value per series. A
@@ -92,11 +97,35 @@ func (c BarChart) layout(w int) (labelW, rightPad int) {
 		labelW = max(labelW, int(math.Ceil(TextWidth(g.Label, 12)))+16)
 		for _, v := range g.Values {
 			if drawable(v, c.Log) {
-				rightPad = max(rightPad, int(math.Ceil(TextWidth(Format(v)+c.Unit, 10)))+8)
+				rightPad = max(rightPad, int(math.Ceil(TextWidth(c.format(v)+c.Unit, 10)))+8)
 			}
 		}
 	}
 	return min(labelW, w/2), rightPad
+}
+
+// format writes a value or tick: with Value, or Format.
+func (c BarChart) format(v float64) string {
+	if c.Value != nil {
+		return esc(c.Value(v))
+	}
+	return Format(v)
+}
+
+// tick writes a tick's label: Format, or with Base2 in Ki, Mi and Gi.
+func (c BarChart) tick(v float64) string {
+	if !c.Base2 {
+		return Format(v)
+	}
+	for _, u := range []struct {
+		name string
+		size float64
+	}{{"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}} {
+		if v >= u.size {
+			return trim(v/u.size) + u.name
+		}
+	}
+	return trim(v)
 }
 
 // SVG renders the chart as a standalone <svg> element.
@@ -125,7 +154,7 @@ func (c BarChart) SVG() string {
 	for _, t := range s.Ticks() {
 		x := s.Map(t)
 		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#e0e0e0"/>`, x, plotTop, x, plotBottom)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s%s</text>`, x, plotBottom+16, fontStyle, Format(t), esc(c.Unit))
+		fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" %s fill="#555">%s%s</text>`, x, plotBottom+16, fontStyle, c.tick(t), esc(c.Unit))
 	}
 	labelW, _ := c.layout(w)
 	for gi, g := range c.Groups {
@@ -161,7 +190,7 @@ func (c BarChart) scale(w int) Scale {
 		lo, hi = 0, 1
 	}
 	labelW, rightPad := c.layout(w)
-	s := Scale{From: float64(labelW), To: float64(w - rightPad), Log: c.Log}
+	s := Scale{From: float64(labelW), To: float64(w - rightPad), Log: c.Log, Base2: c.Base2}
 	if c.Log {
 		s.Min, s.Max = LogBounds(lo, hi)
 		return s
@@ -199,17 +228,17 @@ func (c BarChart) row(b *strings.Builder, s Scale, g BarGroup, y0, rowH, labelW,
 			name = c.Series[si]
 		}
 		fmt.Fprintf(b, `<rect class="bar" x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %s%s</title></rect>`,
-			x0, y, math.Max(x1-x0, 1), barH, c.colour(g, si), esc(g.Label), esc(name), Format(v), esc(c.Unit))
+			x0, y, math.Max(x1-x0, 1), barH, c.colour(g, si), esc(g.Label), esc(name), c.format(v), esc(c.Unit))
 		label := x1 + 3
 		if l, h, ok := g.bounds(si, c.Log); ok {
 			xl, xh := s.Map(l), s.Map(h)
 			ym := float64(y) + barH/2.0
 			fmt.Fprintf(b, `<path class="err" d="M%.1f %.1fH%.1fM%.1f %dv%dM%.1f %dv%d" stroke="#222" stroke-width="1.2" fill="none"><title>%s %s: %s to %s%s</title></path>`,
-				xl, ym, xh, xl, y+2, barH-4, xh, y+2, barH-4, esc(g.Label), esc(name), Format(l), Format(h), esc(c.Unit))
+				xl, ym, xh, xl, y+2, barH-4, xh, y+2, barH-4, esc(g.Label), esc(name), c.format(l), c.format(h), esc(c.Unit))
 			label = math.Max(label, xh+3)
 		}
 		fmt.Fprintf(b, `<text x="%.1f" y="%d" font-family="system-ui, sans-serif" font-size="10" fill="#333">%s%s</text>`,
-			label, y+barH-2, Format(v), esc(c.Unit))
+			label, y+barH-2, c.format(v), esc(c.Unit))
 	}
 }
 

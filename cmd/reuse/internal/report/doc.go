@@ -63,11 +63,12 @@
 // follows from the interval alone: "faster" when it lies above 1, "slower"
 // below, "same within noise" when it holds 1, "too few rounds" when there
 // are fewer than five. The headline compares reuse with sync.Pool written
-// correctly; reuse against fresh allocation is set against the published
-// ratio, by direction first: "reproduced" when the interval lies on the
-// published ratio's side of 1 (the pool faster than fresh allocation, or
-// slower) and reaches it, "not reproduced here" when it falls short on
-// that side, "not confirmed here" when it holds 1, "contradicted here"
+// correctly; the published ratio is set against the same code run here
+// (the row that runs the write-up's code, pitfalls included, or reuse
+// where none does) against fresh allocation, by direction first:
+// "reproduced" when the interval lies on the published ratio's side of 1
+// (the pool faster than fresh allocation, or slower) and reaches it,
+// "reproduced, smaller here" when it falls short on that side, "not confirmed here" when it holds 1, "contradicted here"
 // when it lies on the other side. The summary
 // names the largest gain and loss with the cases whose intervals reach
 // theirs, which the run cannot tell apart from them. Notes are computed

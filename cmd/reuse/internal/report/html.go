@@ -95,6 +95,7 @@ func SpeedupChart(r Report) chart.BarChart {
 		Colours: []string{publishedColour, roleColours[RoleSyncPool], roleColours[RoleSyncPoolCorrect], roleColours[RoleReuse]},
 		Log:     true,
 		Unit:    "×",
+		Value:   func(v float64) string { return strings.TrimSuffix(Ratio(v), "×") }, // as the text writes it
 		Ref:     1,
 		Width:   1000,
 	}
@@ -207,11 +208,12 @@ func RetainedCharts(r Report) []chart.BarChart {
 			if len(groups) == 0 {
 				continue
 			}
-			title := w.ID + ": heap kept after one GC (bytes, log scale)"
+			title := w.ID + ": heap kept after one GC (log scale)"
 			if cs.Name != "" {
-				title = w.ID + " " + cs.Name + ": heap kept after one GC (bytes, log scale)"
+				title = w.ID + " " + cs.Name + ": heap kept after one GC (log scale)"
 			}
-			out = append(out, chart.BarChart{Title: title, Series: []string{"retained"}, Groups: groups, Legend: keys, Log: true, Unit: "B", Width: 1000})
+			// In KiB and MiB, as the text counts bytes.
+			out = append(out, chart.BarChart{Title: title, Series: []string{"retained"}, Groups: groups, Legend: keys, Log: true, Unit: "B", Value: Bytes, Base2: true, Width: 1000})
 		}
 	}
 	return out

@@ -360,3 +360,35 @@ func TestHTMLOnPhoneCheck(t *testing.T) {
 		t.Errorf("a 1200 px wide page on a 390 px screen reads overflow %q, want positive", m)
 	}
 }
+
+// TestChartsAgreeWithText: a chart's labels round as the text does (0.3125
+// drew 0.312× beside the text's 0.313×), and the heap chart counts bytes
+// in KiB and MiB, as everything else does, not kB and MB (issue 60).
+func TestChartsAgreeWithText(t *testing.T) {
+	r := report.Report{Workloads: []report.Workload{{ID: "W11", Cases: []report.Case{{
+		Verdict: report.Verdict{Published: 0.3125, Reproduction: report.Reproduced},
+		Variants: []report.Variant{
+			{Name: "new", Role: report.RoleBaseline, Valid: true, Check: "ok", Retained: 3 << 20},
+			{Name: "bytebuf.Pool", Role: report.RoleReuse, Valid: true, Check: "ok", Speedup: 0.3125, Retained: 96 << 10},
+		},
+	}}}}}
+	svg := report.SpeedupChart(r).SVG()
+	if want := report.Ratio(0.3125); !strings.Contains(svg, ">"+want+"<") || strings.Contains(svg, "0.312") {
+		t.Errorf("the speedup chart does not label 0.3125 as the text does, %s:\n%s", want, svg)
+	}
+	charts := report.RetainedCharts(r)
+	if len(charts) != 1 {
+		t.Fatalf("%d heap charts, want 1", len(charts))
+	}
+	svg = charts[0].SVG()
+	for _, bad := range []string{"kB", "MB"} {
+		if strings.Contains(svg, bad) {
+			t.Errorf("the heap chart says %s:\n%s", bad, svg)
+		}
+	}
+	for _, want := range []string{">" + report.Bytes(3<<20) + "B<", ">" + report.Bytes(96<<10) + "B<", "KiB<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the heap chart lacks %q:\n%s", want, svg)
+		}
+	}
+}

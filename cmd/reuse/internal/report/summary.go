@@ -212,7 +212,7 @@ func baselineFinding(r Report) string {
 		}
 	}
 	if published > 0 {
-		s += fmt.Sprintf("; of %d published ratios it reproduces %d", published, len(repro[Reproduced]))
+		s += fmt.Sprintf("; of %d published ratios, the write-ups' code run here reproduces %d in full", published, len(repro[Reproduced]))
 		if len(others) > 0 {
 			s += " (" + strings.Join(others, "; ") + ")"
 		}

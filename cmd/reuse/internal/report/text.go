@@ -116,8 +116,10 @@ func VerdictLines(c Case) []string {
 	switch v.Reproduction {
 	case NoPublished, "":
 		line += "; " + NoPublished
-	default:
+	case NotMeasured, PublishedFake:
 		line += fmt.Sprintf("; published %s: %s", Ratio(v.Published), v.Reproduction)
+	default:
+		line += fmt.Sprintf("; published %s for %s, %s here: %s", Ratio(v.Published), v.PublishedRow, Interval3(v.PublishedMeasured), v.Reproduction)
 	}
 	out = append(out, line)
 	for _, n := range v.Notes {

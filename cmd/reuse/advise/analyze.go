@@ -41,7 +41,8 @@ type Options struct {
 	// modules) whose source file is not in a versioned module, that is
 	// neither in the module cache nor vendored (a path with "@v", as the
 	// module cache and -trimpath name the files of a required module, or
-	// with a vendor directory). The command infers so when it runs in
+	// with a vendor directory; a module replaced by a local directory
+	// counts as the user's). The command infers so when it runs in
 	// reuse's own clone, where the working directory's module is reuse's.
 	Infer bool
 }

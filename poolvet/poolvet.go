@@ -84,6 +84,7 @@ type checker struct {
 	gets     map[types.Object]bool // pools with a Get in this package
 	dirtyGet map[types.Object]bool // pools with a Get whose value is used before a Reset
 	hooks    map[types.Object]bool // reuse.Pools whose Reset hook is set (nil: one unknown)
+	fix      *fixState             // what the suggested fixes found (fix.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -574,7 +575,11 @@ func (c *checker) reportLeaving(in ssa.Instruction, vals []ssa.Value, what strin
 		if !pos.IsValid() {
 			pos = posOf(v.(ssa.Instruction))
 		}
-		c.report(pos, fmt.Sprintf("%s is %s, but the deferred %s at %s gives it back when the function returns", c.describe(v, name), what, verbOf(d.kind), c.where(d.instr.Pos())), d.instr.Pos())
+		var fixes []analysis.SuggestedFix
+		if _, derived := c.vs.of(v); derived && d.kind == put && what == "returned" {
+			fixes = c.copyFix(pos, v.Pos()) // memory of the value, returned: return a copy
+		}
+		c.reportFix(pos, fmt.Sprintf("%s is %s, but the deferred %s at %s gives it back when the function returns", c.describe(v, name), what, verbOf(d.kind), c.where(d.instr.Pos())), d.instr.Pos(), fixes)
 		return
 	}
 }
@@ -817,16 +822,7 @@ func (c *checker) where(pos token.Pos) string {
 }
 
 func (c *checker) report(pos token.Pos, msg string, related token.Pos) {
-	key := fmt.Sprintf("%d %s", pos, msg)
-	if c.seen[key] || !pos.IsValid() {
-		return
-	}
-	c.seen[key] = true
-	d := analysis.Diagnostic{Pos: pos, Message: msg}
-	if related.IsValid() {
-		d.Related = []analysis.RelatedInformation{{Pos: related, Message: "released here"}}
-	}
-	c.pass.Report(d)
+	c.reportFix(pos, msg, related, nil)
 }
 
 // name returns the source text of the released argument.

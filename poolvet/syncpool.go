@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"slices"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -250,11 +251,12 @@ func (c *checker) checkResetPut(fn *ssa.Function, r release) {
 		return
 	}
 	ts := types.TypeString(t, types.RelativeTo(c.pass.Pkg))
+	fixes := c.resetFix(r, get.Pos())
 	if pc.sync {
-		c.report(r.instr.Pos(), fmt.Sprintf("%s (%s) is Put into %s without Reset, and no Get from it resets: the next Get returns its old contents; call Reset before Put or after Get", c.name(r), ts, pc.key.Name()), 0)
+		c.reportFix(r.instr.Pos(), fmt.Sprintf("%s (%s) is Put into %s without Reset, and no Get from it resets: the next Get returns its old contents; call Reset before Put or after Get", c.name(r), ts, pc.key.Name()), 0, fixes)
 		return
 	}
-	c.report(r.instr.Pos(), fmt.Sprintf("%s (%s) is Put into %s without Reset, and the pool has no Reset hook: the next Get returns its old contents; set the pool's Reset, or call Reset before Put", c.name(r), ts, pc.key.Name()), 0)
+	c.reportFix(r.instr.Pos(), fmt.Sprintf("%s (%s) is Put into %s without Reset, and the pool has no Reset hook: the next Get returns its old contents; set the pool's Reset, or call Reset before Put", c.name(r), ts, pc.key.Name()), 0, fixes)
 }
 
 // unresetPool returns the pool r Puts into and the type of the value, when
@@ -313,7 +315,8 @@ func (c *checker) dirtyAt(fn *ssa.Function, get *ssa.Call, r release) bool {
 
 // checkNonPointer reports a non-pointer value Put into a sync.Pool.
 func (c *checker) checkNonPointer(ci ssa.CallInstruction) {
-	if _, ok := syncPoolCall(ci.Common(), "Put"); !ok {
+	key, ok := syncPoolCall(ci.Common(), "Put")
+	if !ok {
 		return
 	}
 	_, args := callTarget(ci.Common())
@@ -333,7 +336,11 @@ func (c *checker) checkNonPointer(ci ssa.CallInstruction) {
 	if _, ok := t.Underlying().(*types.Slice); ok {
 		fix = fmt.Sprintf("put a *%s instead, or use reuse.Pool[%s] or reuse.Slices", ts, ts)
 	}
-	c.report(ci.Pos(), fmt.Sprintf("sync.Pool.Put of a non-pointer %s allocates on every call to box it: %s", ts, fix), 0)
+	var fixes []analysis.SuggestedFix
+	if key != nil {
+		fixes = c.nonPointerFix(key, t)
+	}
+	c.reportFix(ci.Pos(), fmt.Sprintf("sync.Pool.Put of a non-pointer %s allocates on every call to box it: %s", ts, fix), 0, fixes)
 }
 
 // pointerShaped reports whether a value of type t fits in an interface

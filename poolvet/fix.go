@@ -1,0 +1,609 @@
+package poolvet
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// Suggested fixes, applied by go fix -fixtool=$(which poolvet) or an
+// editor. Each is offered only where the change is mechanical and keeps
+// the program's meaning; elsewhere the report's message says what to do.
+
+// fileOf returns the file of the package that holds pos, or nil.
+func (c *checker) fileOf(pos token.Pos) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// pathTo returns the path of AST nodes from the innermost one enclosing
+// [pos, end) up to its file, or nil.
+func (c *checker) pathTo(pos, end token.Pos) []ast.Node {
+	f := c.fileOf(pos)
+	if f == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(f, pos, end)
+	return path
+}
+
+// indentAt returns the leading white space of the line that holds pos.
+func (c *checker) indentAt(pos token.Pos) string {
+	tf := c.pass.Fset.File(pos)
+	if tf == nil {
+		return ""
+	}
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
+	}
+	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}
+
+// src returns the source text of n.
+func (c *checker) src(n ast.Node) string {
+	tf := c.pass.Fset.File(n.Pos())
+	if tf == nil {
+		return ""
+	}
+	data, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
+	}
+	return string(data[tf.Offset(n.Pos()):tf.Offset(n.End())])
+}
+
+// callAt returns the call expression whose Lparen is at pos (an SSA
+// call's position).
+func (c *checker) callAt(pos token.Pos) *ast.CallExpr { return c.calls[pos] }
+
+// stmtOf returns the statement of path[0..] that directly holds n, and
+// whether it sits in a statement list, where statements can be added
+// before or after it.
+func stmtOf(path []ast.Node) (ast.Stmt, bool) {
+	for i, n := range path {
+		s, ok := n.(ast.Stmt)
+		if !ok {
+			continue
+		}
+		if i+1 < len(path) {
+			switch path[i+1].(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				return s, true
+			}
+		}
+		return s, false
+	}
+	return nil, false
+}
+
+// resetFix returns the fix for a value Put without Reset: x.Reset() before
+// the Put, or after the Get for a deferred Put (a Reset before a deferred
+// Put would run before the value is used). It returns nil unless the Put's
+// argument is a variable.
+func (c *checker) resetFix(r release, getPos token.Pos) []analysis.SuggestedFix {
+	ce := c.callAt(r.instr.Common().Pos())
+	if ce == nil || len(ce.Args) != 1 {
+		return nil
+	}
+	id, ok := ast.Unparen(ce.Args[0]).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	reset := id.Name + ".Reset()"
+	if !r.deferred {
+		st, inList := stmtOf(c.pathTo(ce.Pos(), ce.End()))
+		if st == nil || !inList {
+			return nil
+		}
+		return []analysis.SuggestedFix{{
+			Message:   "Call " + reset + " before the Put",
+			TextEdits: []analysis.TextEdit{{Pos: st.Pos(), End: st.Pos(), NewText: []byte(reset + "\n" + c.indentAt(st.Pos()))}},
+		}}
+	}
+	get := c.callAt(getPos)
+	if get == nil {
+		return nil
+	}
+	st, inList := stmtOf(c.pathTo(get.Pos(), get.End()))
+	as, ok := st.(*ast.AssignStmt)
+	if !ok || !inList || len(as.Lhs) != 1 {
+		return nil
+	}
+	lhs, ok := as.Lhs[0].(*ast.Ident)
+	if !ok || (c.pass.TypesInfo.Defs[lhs] != v && c.pass.TypesInfo.Uses[lhs] != v) {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message:   "Call " + reset + " after the Get",
+		TextEdits: []analysis.TextEdit{{Pos: as.End(), End: as.End(), NewText: []byte("\n" + c.indentAt(as.Pos()) + reset)}},
+	}}
+}
+
+// copyFix returns the fix for pooled memory returned while a deferred Put
+// gives it back: return a copy, bytes.Clone(b.Bytes()) or slices.Clone(s).
+// ret is the position of the return, at the position of the returned
+// value.
+func (c *checker) copyFix(ret, at token.Pos) []analysis.SuggestedFix {
+	var rs *ast.ReturnStmt
+	for _, n := range c.pathTo(ret, ret) {
+		if r, ok := n.(*ast.ReturnStmt); ok {
+			rs = r
+			break
+		}
+	}
+	if rs == nil {
+		return nil // a store to a named result: the assignment is the place
+	}
+	var e ast.Expr
+	for _, r := range rs.Results {
+		if r.Pos() <= at && at < r.End() {
+			e = r
+		}
+	}
+	if e == nil {
+		return nil
+	}
+	sl, ok := c.pass.TypesInfo.TypeOf(e).Underlying().(*types.Slice)
+	if !ok {
+		return nil
+	}
+	pkg, fn := "slices", "slices.Clone"
+	if b, ok := sl.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+		pkg, fn = "bytes", "bytes.Clone"
+	}
+	edits, ok := c.importEdits(c.fileOf(ret), pkg)
+	if !ok {
+		return nil
+	}
+	edits = append(edits,
+		analysis.TextEdit{Pos: e.Pos(), End: e.Pos(), NewText: []byte(fn + "(")},
+		analysis.TextEdit{Pos: e.End(), End: e.End(), NewText: []byte(")")})
+	return []analysis.SuggestedFix{{Message: "Return a copy made with " + fn, TextEdits: edits}}
+}
+
+// importEdits returns the edits that import package path into f under its
+// own name, none if it is already, and false if that name is taken.
+func (c *checker) importEdits(f *ast.File, path string) ([]analysis.TextEdit, bool) {
+	if f == nil {
+		return nil, false
+	}
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if p == path {
+			return nil, imp.Name == nil || imp.Name.Name == path
+		}
+	}
+	if obj := c.pass.Pkg.Scope().Lookup(path); obj != nil {
+		return nil, false
+	}
+	for _, imp := range f.Imports {
+		if imp.Name != nil && imp.Name.Name == path {
+			return nil, false
+		}
+	}
+	q := strconv.Quote(path)
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Lparen.IsValid() {
+			return []analysis.TextEdit{{Pos: g.Lparen + 1, End: g.Lparen + 1, NewText: []byte("\n\t" + q)}}, true
+		}
+	}
+	return []analysis.TextEdit{{Pos: f.Name.End(), End: f.Name.End(), NewText: []byte("\n\nimport " + q)}}, true
+}
+
+// freshName returns a name based on base that no identifier in scope
+// node uses.
+func freshName(node ast.Node, base string) string {
+	used := map[string]bool{}
+	ast.Inspect(node, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			used[id.Name] = true
+		}
+		return true
+	})
+	name := base
+	for i := 2; used[name]; i++ {
+		name = base + strconv.Itoa(i)
+	}
+	return name
+}
+
+// usesIn reports whether some Go file of the package's directory that the
+// pass does not see (a test file of another build of the package) may use
+// the package-level name: a fix that rewrites every use must not miss one.
+func (c *checker) usesIn(name string) bool {
+	if len(c.pass.Files) == 0 {
+		return true
+	}
+	seen := map[string]bool{}
+	for _, f := range c.pass.Files {
+		seen[c.pass.Fset.File(f.Pos()).Name()] = true
+	}
+	dir := filepath.Dir(c.pass.Fset.File(c.pass.Files[0].Pos()).Name())
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return true
+	}
+	for _, p := range paths {
+		if seen[p] {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return true
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, data, parser.SkipObjectResolution)
+		if err != nil {
+			if bytes.Contains(data, []byte(name)) {
+				return true
+			}
+			continue
+		}
+		if f.Name.Name != c.pass.Pkg.Name() {
+			continue // an external test package sees no unexported name
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == name {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingFunc returns the innermost function (declaration or literal)
+// of path.
+func enclosingFunc(path []ast.Node) ast.Node {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			return n
+		}
+	}
+	return nil
+}
+
+// assignedBetween reports whether fn assigns to v, or takes its address,
+// between positions from and to.
+func (c *checker) assignedBetween(fn ast.Node, v types.Object, from, to token.Pos) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && c.pass.TypesInfo.Uses[id] == v
+	}
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= to || n.End() <= from {
+			return n != nil && n.Pos() < to
+		}
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				found = found || (is(l) && x.Pos() > from)
+			}
+		case *ast.IncDecStmt:
+			found = found || is(x.X)
+		case *ast.UnaryExpr:
+			found = found || (x.Op == token.AND && is(x.X))
+		case *ast.RangeStmt:
+			found = found || (x.Key != nil && is(x.Key)) || (x.Value != nil && is(x.Value))
+		}
+		return !found
+	})
+	return found
+}
+
+// describeFix names the rewrite of a pool in a fix's message.
+func describeFix(pool string, t string) string {
+	return fmt.Sprintf("Keep a *%s in %s: rewrite its New, Gets and Puts", t, pool)
+}
+
+// fixState holds, per sync.Pool that holds non-pointer values, the rewrite
+// of its New, Gets and Puts into the same with pointers: nil when it cannot
+// be rewritten.
+type fixState struct {
+	pools map[types.Object][]analysis.SuggestedFix
+}
+
+// nonPointerFix returns the fix for a non-pointer value of type t Put into
+// the sync.Pool key: keep a *t in the pool instead. Each function that
+// takes a value from the pool into a variable and puts that variable back
+// keeps the pointer it got,
+//
+//	bp := pool.Get().(*[]byte)
+//	b := *bp
+//	...
+//	*bp = b[:0]
+//	pool.Put(bp)
+//
+// so that no Put allocates; a Get without a Put of its variable in the same
+// function reads through the pointer: *(pool.Get().(*[]byte)). Since every
+// use of the pool changes, the fix exists only for an unexported
+// package-level variable used by nothing but its New, Gets and Puts, each
+// in a form the rewrite knows; otherwise the report suggests reuse.Pool.
+// (Put(&b) of a variable b would also silence the report, but b then moves
+// to the heap: one allocation per Put, as the box was.)
+func (c *checker) nonPointerFix(key types.Object, t types.Type) []analysis.SuggestedFix {
+	if c.fix == nil {
+		c.fix = &fixState{pools: make(map[types.Object][]analysis.SuggestedFix)}
+	}
+	fix, ok := c.fix.pools[key]
+	if !ok {
+		fix = c.rewritePool(key, t)
+		c.fix.pools[key] = fix
+	}
+	return fix
+}
+
+// A poolGet is a Get of the pool whose value is asserted and defined into a
+// variable: v := pool.Get().(T).
+type poolGet struct {
+	stmt   *ast.AssignStmt
+	assert *ast.TypeAssertExpr
+	v      types.Object
+	fn     ast.Node
+	puts   []*ast.CallExpr
+	inList bool
+}
+
+func (c *checker) rewritePool(key types.Object, t types.Type) []analysis.SuggestedFix {
+	pv, ok := key.(*types.Var)
+	if !ok || pv.IsField() || pv.Exported() || pv.Pkg() != c.pass.Pkg || pv.Parent() != c.pass.Pkg.Scope() {
+		return nil
+	}
+	if c.usesIn(pv.Name()) {
+		return nil
+	}
+	var (
+		gets   []*poolGet
+		byVar  = map[types.Object]*poolGet{}
+		puts   []*ast.CallExpr
+		putCtx = map[*ast.CallExpr][]ast.Node{}
+		decl   *ast.ValueSpec
+		bad    bool
+	)
+	for _, f := range c.pass.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return !bad
+			}
+			if c.pass.TypesInfo.Defs[id] == pv {
+				if vs, ok := stack[len(stack)-2].(*ast.ValueSpec); ok {
+					decl = vs
+				}
+				return true
+			}
+			if c.pass.TypesInfo.Uses[id] != pv {
+				return true
+			}
+			path := make([]ast.Node, len(stack))
+			for i := range stack {
+				path[i] = stack[len(stack)-1-i]
+			}
+			// path[0] is id; path[1] the selector; path[2] the call.
+			sel, ok1 := path[1].(*ast.SelectorExpr)
+			call, ok2 := path[2].(*ast.CallExpr)
+			if !ok1 || !ok2 || call.Fun != sel {
+				bad = true
+				return false
+			}
+			switch sel.Sel.Name {
+			case "Get":
+				g := c.getStmt(path[3:], t)
+				if g == nil {
+					bad = true
+					return false
+				}
+				gets = append(gets, g)
+				if g.v != nil {
+					byVar[g.v] = g
+				}
+			case "Put":
+				puts = append(puts, call)
+				putCtx[call] = path[3:]
+			default:
+				bad = true
+				return false
+			}
+			return true
+		})
+	}
+	if bad || decl == nil || len(puts) == 0 {
+		return nil
+	}
+	ts := types.TypeString(t, types.RelativeTo(c.pass.Pkg))
+	newEdits, ok := c.newEdits(decl, pv, t)
+	if !ok {
+		return nil
+	}
+	edits := newEdits
+	// Each Put must put back the variable of a Get of the same function.
+	for _, p := range puts {
+		if len(p.Args) != 1 {
+			return nil
+		}
+		arg := ast.Unparen(p.Args[0])
+		base := arg
+		if s, ok := arg.(*ast.SliceExpr); ok {
+			base = ast.Unparen(s.X)
+		}
+		id, ok := base.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		g := byVar[c.pass.TypesInfo.Uses[id]]
+		if g == nil || !g.inList || enclosingFunc(putCtx[p]) != g.fn || !types.Identical(c.pass.TypesInfo.TypeOf(arg), t) {
+			return nil
+		}
+		switch st := putCtx[p][0].(type) {
+		case *ast.DeferStmt:
+			if arg != base || c.assignedBetween(g.fn, g.v, g.stmt.End(), st.Pos()) {
+				return nil // the deferred Put would see a later value
+			}
+		case *ast.ExprStmt:
+			if _, inList := stmtOf(putCtx[p]); !inList {
+				return nil
+			}
+		default:
+			return nil
+		}
+		g.puts = append(g.puts, p)
+	}
+	for _, g := range gets {
+		get := c.src(g.assert.X)
+		typ := "(*" + c.src(g.assert.Type) + ")"
+		if len(g.puts) == 0 {
+			edits = append(edits, analysis.TextEdit{Pos: g.assert.Pos(), End: g.assert.End(), NewText: []byte("*(" + get + "." + typ + ")")})
+			continue
+		}
+		name := g.stmt.Lhs[0].(*ast.Ident).Name
+		ptr := freshName(g.fn, name+"p")
+		indent := c.indentAt(g.stmt.Pos())
+		edits = append(edits, analysis.TextEdit{Pos: g.stmt.Pos(), End: g.stmt.End(),
+			NewText: []byte(ptr + " := " + get + "." + typ + "\n" + indent + name + " := *" + ptr)})
+		for _, p := range g.puts {
+			pool := c.src(p.Fun)
+			if _, ok := c.putStmt(p).(*ast.DeferStmt); ok {
+				edits = append(edits, analysis.TextEdit{Pos: p.Args[0].Pos(), End: p.Args[0].End(), NewText: []byte(ptr)})
+				continue
+			}
+			st := c.putStmt(p)
+			edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
+				NewText: []byte("*" + ptr + " = " + c.src(p.Args[0]) + "\n" + c.indentAt(st.Pos()) + pool + "(" + ptr + ")")})
+		}
+	}
+	return []analysis.SuggestedFix{{Message: describeFix(pv.Name(), ts), TextEdits: edits}}
+}
+
+// putStmt returns the statement of a Put call: an expression statement or
+// a defer.
+func (c *checker) putStmt(p *ast.CallExpr) ast.Stmt {
+	for _, n := range c.pathTo(p.Pos(), p.End()) {
+		if s, ok := n.(ast.Stmt); ok {
+			return s
+		}
+	}
+	return nil
+}
+
+// getStmt returns the Get whose path (from the call up) is
+// pool.Get().(t), alone as a value or defined into a variable; nil for any
+// other form.
+func (c *checker) getStmt(path []ast.Node, t types.Type) *poolGet {
+	if len(path) < 2 {
+		return nil
+	}
+	ta, ok := path[0].(*ast.TypeAssertExpr)
+	if !ok || ta.Type == nil || !types.Identical(c.pass.TypesInfo.TypeOf(ta), t) {
+		return nil
+	}
+	if _, ok := path[1].(*ast.ParenExpr); ok {
+		return nil
+	}
+	g := &poolGet{assert: ta, fn: enclosingFunc(path)}
+	if g.fn == nil {
+		return nil
+	}
+	if as, ok := path[1].(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+			g.stmt, g.v = as, c.pass.TypesInfo.Defs[id]
+			_, g.inList = stmtOf(path[1:])
+		}
+	}
+	return g
+}
+
+// newEdits returns the edits of the pool's New, in its declaration: a
+// function literal that returns one value of type t now returns a pointer
+// to it. A pool without New needs none.
+func (c *checker) newEdits(decl *ast.ValueSpec, pv *types.Var, t types.Type) ([]analysis.TextEdit, bool) {
+	i := -1
+	for j, n := range decl.Names {
+		if c.pass.TypesInfo.Defs[n] == pv {
+			i = j
+		}
+	}
+	if i < 0 || len(decl.Values) == 0 {
+		return nil, len(decl.Values) == 0
+	}
+	if len(decl.Values) != len(decl.Names) {
+		return nil, false
+	}
+	lit, ok := ast.Unparen(decl.Values[i]).(*ast.CompositeLit)
+	if !ok {
+		return nil, false
+	}
+	var edits []analysis.TextEdit
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return nil, false
+		}
+		if k, ok := kv.Key.(*ast.Ident); !ok || k.Name != "New" {
+			return nil, false
+		}
+		fl, ok := kv.Value.(*ast.FuncLit)
+		if !ok || len(fl.Body.List) != 1 {
+			return nil, false
+		}
+		ret, ok := fl.Body.List[0].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) != 1 || !types.Identical(c.pass.TypesInfo.TypeOf(ret.Results[0]), t) {
+			return nil, false
+		}
+		v := freshName(fl, "v")
+		sep := "; "
+		if c.pass.Fset.Position(fl.Body.Lbrace).Line != c.pass.Fset.Position(ret.Pos()).Line {
+			sep = "\n" + c.indentAt(ret.Pos())
+		}
+		edits = append(edits, analysis.TextEdit{Pos: ret.Pos(), End: ret.End(),
+			NewText: []byte(v + " := " + c.src(ret.Results[0]) + sep + "return &" + v)})
+	}
+	return edits, true
+}
+
+// reportFix reports a finding, as report does, with fixes.
+func (c *checker) reportFix(pos token.Pos, msg string, related token.Pos, fixes []analysis.SuggestedFix) {
+	key := fmt.Sprintf("%d %s", pos, msg)
+	if c.seen[key] || !pos.IsValid() {
+		return
+	}
+	c.seen[key] = true
+	d := analysis.Diagnostic{Pos: pos, Message: msg, SuggestedFixes: fixes}
+	if related.IsValid() {
+		d.Related = []analysis.RelatedInformation{{Pos: related, Message: "released here"}}
+	}
+	c.pass.Report(d)
+}

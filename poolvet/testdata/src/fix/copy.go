@@ -1,0 +1,39 @@
+package fix
+
+import (
+	"sync"
+)
+
+type buffer struct{ b []byte }
+
+func (b *buffer) Bytes() []byte { return b.b }
+
+func (b *buffer) Write(p []byte) { b.b = append(b.b, p...) }
+
+var out = sync.Pool{New: func() any { return new(buffer) }}
+
+func encode(p []byte) []byte {
+	b := out.Get().(*buffer)
+	b.b = b.b[:0]
+	defer out.Put(b)
+	b.Write(p)
+	return b.Bytes() // want `memory of b is returned, but the deferred Put`
+}
+
+func encodeErr(p []byte) ([]byte, error) {
+	b := out.Get().(*buffer)
+	b.b = b.b[:0]
+	defer out.Put(b)
+	b.Write(p)
+	return b.Bytes()[:len(p)], nil // want `memory of b is returned, but the deferred Put`
+}
+
+var words = sync.Pool{New: func() any { s := make([]string, 0, 8); return &s }}
+
+func split(p string) []string {
+	s := words.Get().(*[]string)
+	*s = (*s)[:0]
+	defer words.Put(s)
+	*s = append(*s, p)
+	return *s // want `memory of s is returned, but the deferred Put`
+}

@@ -1,17 +1,30 @@
 package poolvet_test
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/reuse-go/reuse/poolvet"
 	"golang.org/x/tools/go/analysis/analysistest"
 )
 
+// fixed lists, per file of testdata/src/fix, the lines whose report
+// carries a suggested fix; every other report there must carry none.
+var fixed = map[string][]int{
+	"nonpointer.go": {14, 20, 27, 32},
+	"reset.go":      {18, 24},
+	"copy.go":       {20, 28, 38},
+}
+
 // TestFixes checks the suggested fixes against the .golden files beside
 // testdata/src/fix: the pointer rewrite of a sync.Pool of non-pointers, a
 // Reset before the Put (or after the Get, for a deferred Put), and a copy
-// of pooled memory returned past a deferred Put. The leak check is off:
-// it offers no fix, and the suites test it.
+// of pooled memory returned past a deferred Put. analysistest compares only
+// the files some fix edits, so the test also checks which reports carry a
+// fix, and which, where the change is not mechanical, do not. The leak
+// check is off: it offers no fix, and the suites test it.
 func TestFixes(t *testing.T) {
 	f := poolvet.Analyzer.Flags.Lookup("leak")
 	old := f.Value.String()
@@ -19,5 +32,24 @@ func TestFixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Value.Set(old)
-	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), poolvet.Analyzer, "fix")
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), poolvet.Analyzer, "fix")
+	got := map[string][]int{}
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			p := r.Pass.Fset.Position(d.Pos)
+			key := filepath.Base(p.Filename)
+			if _, ok := fixed[key]; !ok {
+				t.Errorf("%s: report in a file not in fixed: %s", p, d.Message)
+			}
+			if len(d.SuggestedFixes) > 0 {
+				got[key] = append(got[key], p.Line)
+			}
+		}
+	}
+	for file, want := range fixed {
+		slices.Sort(got[file])
+		if fmt.Sprint(got[file]) != fmt.Sprint(want) {
+			t.Errorf("%s: reports with a fix on lines %v, want %v", file, got[file], want)
+		}
+	}
 }

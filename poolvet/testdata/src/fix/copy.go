@@ -37,3 +37,14 @@ func split(p string) []string {
 	*s = append(*s, p)
 	return *s // want `memory of s is returned, but the deferred Put`
 }
+
+// A named result assigned and then returned: the copy belongs at the
+// assignment, which is not a return; no fix.
+func encodeNamed(p []byte) (res []byte) {
+	b := out.Get().(*buffer)
+	b.b = b.b[:0]
+	defer out.Put(b)
+	b.Write(p)
+	res = b.Bytes() // want `memory of b is returned, but the deferred Put`
+	return res
+}

@@ -80,9 +80,18 @@
 //
 // # Running it
 //
+// No version of the module is tagged yet, so go install of
+// github.com/reuse-go/reuse/poolvet/cmd/poolvet@latest fails; install it
+// from a clone of https://github.com/reuse-go/reuse instead:
+//
+//	git clone https://github.com/reuse-go/reuse ../reuse
+//	(cd ../reuse/poolvet && go install ./cmd/poolvet)
+//
+// Once a release is tagged, go install
+// github.com/reuse-go/reuse/poolvet/cmd/poolvet@v0.1.0 does the same.
+//
 // Standalone, over packages and their tests:
 //
-//	go install github.com/reuse-go/reuse/poolvet/cmd/poolvet@latest
 //	poolvet ./...
 //
 // Through go vet, which uses the build cache:
@@ -91,4 +100,20 @@
 //
 // As a golangci-lint module plugin: see package
 // github.com/reuse-go/reuse/poolvet/plugin.
+//
+// # Fixes
+//
+// Where the change is mechanical, a report carries a suggested fix, which
+// go fix -fixtool=$(which poolvet) ./... (Go 1.26 or newer), poolvet -fix
+// ./... or an editor applies:
+//
+//   - a sync.Pool of non-pointers keeps pointers: its New returns &v, and a
+//     function that Gets a value into a variable b and Puts b back keeps
+//     the pointer it got (bp := pool.Get().(*[]byte); b := *bp; ...;
+//     *bp = b[:0]; pool.Put(bp)), so that no Put allocates. Only for an
+//     unexported package-level pool whose every use is in that form;
+//   - a missing Reset: b.Reset() before the Put, or after the Get when the
+//     Put is deferred;
+//   - pooled memory returned past a deferred Put: a copy, bytes.Clone or
+//     slices.Clone.
 package poolvet

@@ -170,11 +170,15 @@ func (c *checker) copyFix(ret, at token.Pos) []analysis.SuggestedFix {
 	if !ok {
 		return nil
 	}
+	elem, ok := sl.Elem().Underlying().(*types.Basic)
+	if !ok {
+		return nil // a copy of the slice would still point where its elements do
+	}
 	pkg, fn := "slices", "slices.Clone"
-	if b, ok := sl.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+	if elem.Kind() == types.Byte {
 		pkg, fn = "bytes", "bytes.Clone"
 	}
-	edits, ok := c.importEdits(c.fileOf(ret), pkg)
+	edits, ok := c.importEdits(c.fileOf(ret), pkg, e.Pos())
 	if !ok {
 		return nil
 	}
@@ -185,23 +189,26 @@ func (c *checker) copyFix(ret, at token.Pos) []analysis.SuggestedFix {
 }
 
 // importEdits returns the edits that import package path into f under its
-// own name, none if it is already, and false if that name is taken.
-func (c *checker) importEdits(f *ast.File, path string) ([]analysis.TextEdit, bool) {
+// own name, none if it is already, and false if that name means something
+// else at pos.
+func (c *checker) importEdits(f *ast.File, path string, pos token.Pos) ([]analysis.TextEdit, bool) {
 	if f == nil {
 		return nil, false
 	}
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		if p == path {
-			return nil, imp.Name == nil || imp.Name.Name == path
-		}
+	scope := c.pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return nil, false
 	}
-	if obj := c.pass.Pkg.Scope().Lookup(path); obj != nil {
+	_, obj := scope.LookupParent(path, pos)
+	if pn, ok := obj.(*types.PkgName); ok {
+		return nil, pn.Imported().Path() == path
+	}
+	if obj != nil {
 		return nil, false
 	}
 	for _, imp := range f.Imports {
-		if imp.Name != nil && imp.Name.Name == path {
-			return nil, false
+		if p, _ := strconv.Unquote(imp.Path.Value); p == path || (imp.Name != nil && imp.Name.Name == path) {
+			return nil, false // imported under another name, or the name is taken by a blank or dot import
 		}
 	}
 	q := strconv.Quote(path)
@@ -242,6 +249,11 @@ func (c *checker) usesIn(name string) bool {
 		seen[c.pass.Fset.File(f.Pos()).Name()] = true
 	}
 	dir := filepath.Dir(c.pass.Fset.File(c.pass.Files[0].Pos()).Name())
+	for name := range seen {
+		if filepath.Dir(name) != dir {
+			return true // files of several directories (cgo's output): no telling
+		}
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return true

@@ -48,3 +48,23 @@ func encodeNamed(p []byte) (res []byte) {
 	res = b.Bytes() // want `memory of b is returned, but the deferred Put`
 	return res
 }
+
+// bytes names a local variable here: bytes.Clone would not compile.
+func encodeShadowed(p []byte) []byte {
+	bytes := out.Get().(*buffer)
+	bytes.b = bytes.b[:0]
+	defer out.Put(bytes)
+	bytes.Write(p)
+	return bytes.Bytes() // want `memory of bytes is returned, but the deferred Put`
+}
+
+var ptrs = sync.Pool{New: func() any { s := make([]*buffer, 0, 8); return &s }}
+
+// The elements are pointers: a copy of the slice shares what they point
+// to, so no fix.
+func collect(b *buffer) []*buffer {
+	s := ptrs.Get().(*[]*buffer)
+	*s = append((*s)[:0], b)
+	defer ptrs.Put(s)
+	return *s // want `memory of s is returned, but the deferred Put`
+}

@@ -425,6 +425,10 @@ func (c *checker) rewritePool(key types.Object, t types.Type) []analysis.Suggest
 			for i := range stack {
 				path[i] = stack[len(stack)-1-i]
 			}
+			if len(path) < 4 {
+				bad = true
+				return false
+			}
 			// path[0] is id; path[1] the selector; path[2] the call.
 			sel, ok1 := path[1].(*ast.SelectorExpr)
 			call, ok2 := path[2].(*ast.CallExpr)
@@ -508,27 +512,16 @@ func (c *checker) rewritePool(key types.Object, t types.Type) []analysis.Suggest
 			NewText: []byte(ptr + " := " + get + "." + typ + "\n" + indent + name + " := *" + ptr)})
 		for _, p := range g.puts {
 			pool := c.src(p.Fun)
-			if _, ok := c.putStmt(p).(*ast.DeferStmt); ok {
+			st := putCtx[p][0].(ast.Stmt) // checked above: a defer or an expression statement
+			if _, ok := st.(*ast.DeferStmt); ok {
 				edits = append(edits, analysis.TextEdit{Pos: p.Args[0].Pos(), End: p.Args[0].End(), NewText: []byte(ptr)})
 				continue
 			}
-			st := c.putStmt(p)
 			edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
 				NewText: []byte("*" + ptr + " = " + c.src(p.Args[0]) + "\n" + c.indentAt(st.Pos()) + pool + "(" + ptr + ")")})
 		}
 	}
 	return []analysis.SuggestedFix{{Message: describeFix(pv.Name(), ts), TextEdits: edits}}
-}
-
-// putStmt returns the statement of a Put call: an expression statement or
-// a defer.
-func (c *checker) putStmt(p *ast.CallExpr) ast.Stmt {
-	for _, n := range c.pathTo(p.Pos(), p.End()) {
-		if s, ok := n.(ast.Stmt); ok {
-			return s
-		}
-	}
-	return nil
 }
 
 // getStmt returns the Get whose path (from the call up) is

@@ -373,8 +373,10 @@ func (c *checker) nonPointerFix(key types.Object, t types.Type) []analysis.Sugge
 	return fix
 }
 
-// A poolGet is a Get of the pool whose value is asserted and defined into a
-// variable: v := pool.Get().(T).
+// A poolGet is a Get of the pool whose value is asserted to the pool's
+// type, pool.Get().(T), and, when stmt is set, defined into the variable v
+// by a statement of a list: v := pool.Get().(T). puts are the Puts of v in
+// the same function.
 type poolGet struct {
 	stmt   *ast.AssignStmt
 	assert *ast.TypeAssertExpr
@@ -384,6 +386,9 @@ type poolGet struct {
 	inList bool
 }
 
+// rewritePool returns the fix that makes the sync.Pool variable key keep
+// *t instead of t, or nil when some use of it is not in a form the rewrite
+// knows (see nonPointerFix).
 func (c *checker) rewritePool(key types.Object, t types.Type) []analysis.SuggestedFix {
 	pv, ok := key.(*types.Var)
 	if !ok || pv.IsField() || pv.Exported() || pv.Pkg() != c.pass.Pkg || pv.Parent() != c.pass.Pkg.Scope() {
@@ -567,7 +572,11 @@ func (c *checker) newEdits(decl *ast.ValueSpec, pv *types.Var, t types.Type) ([]
 	if len(decl.Values) != len(decl.Names) {
 		return nil, false
 	}
-	lit, ok := ast.Unparen(decl.Values[i]).(*ast.CompositeLit)
+	val := ast.Unparen(decl.Values[i])
+	if u, ok := val.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		val = u.X // var pool = &sync.Pool{...}
+	}
+	lit, ok := val.(*ast.CompositeLit)
 	if !ok {
 		return nil, false
 	}

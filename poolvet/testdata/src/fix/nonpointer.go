@@ -77,3 +77,21 @@ func useGrown(p []byte) int {
 	defer grown.Put(b) // want `non-pointer \[\]byte`
 	return len(b)
 }
+
+// A pool held through a pointer, of an array.
+var blocks = &sync.Pool{
+	New: func() any {
+		return [16]byte{}
+	},
+}
+
+func checksum(p []byte) byte {
+	b := blocks.Get().([16]byte)
+	copy(b[:], p)
+	var x byte
+	for _, c := range b {
+		x ^= c
+	}
+	blocks.Put(b) // want `non-pointer \[16\]byte`
+	return x
+}

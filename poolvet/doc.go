@@ -104,8 +104,8 @@
 // # Fixes
 //
 // Where the change is mechanical, a report carries a suggested fix, which
-// go fix -fixtool=$(which poolvet) ./... (Go 1.26 or newer), poolvet -fix
-// ./... or an editor applies:
+// go fix -fixtool=$(which poolvet) ./... (Go 1.26 or newer) or poolvet -fix
+// ./... applies:
 //
 //   - a sync.Pool of non-pointers keeps pointers: its New returns &v, and a
 //     function that Gets a value into a variable b and Puts b back keeps

@@ -10,6 +10,12 @@
 // or through go vet, which also checks test files and uses the build cache:
 //
 //	go vet -vettool=$(which poolvet) ./...
+//
+// Its suggested fixes are applied by go fix (Go 1.26 or newer), or by the
+// command itself:
+//
+//	go fix -fixtool=$(which poolvet) ./...
+//	poolvet -fix ./...
 package main
 
 import (

@@ -114,6 +114,6 @@
 //     unexported package-level pool whose every use is in that form;
 //   - a missing Reset: b.Reset() before the Put, or after the Get when the
 //     Put is deferred;
-//   - pooled memory returned past a deferred Put: a copy, bytes.Clone or
-//     slices.Clone.
+//   - pooled memory returned past a deferred Put: a copy, with bytes.Clone,
+//     slices.Clone or strings.Clone.
 package poolvet

@@ -143,7 +143,9 @@ func (c *checker) resetFix(r release, getPos token.Pos) []analysis.SuggestedFix 
 }
 
 // copyFix returns the fix for pooled memory returned while a deferred Put
-// gives it back: return a copy, bytes.Clone(b.Bytes()) or slices.Clone(s).
+// gives it back: return a copy, bytes.Clone(b.Bytes()), slices.Clone(s),
+// or strings.Clone(s) for a string made over the memory with package
+// unsafe.
 // ret is the position of the return, at the position of the returned
 // value.
 func (c *checker) copyFix(ret, at token.Pos) []analysis.SuggestedFix {
@@ -166,17 +168,24 @@ func (c *checker) copyFix(ret, at token.Pos) []analysis.SuggestedFix {
 	if e == nil {
 		return nil
 	}
-	sl, ok := c.pass.TypesInfo.TypeOf(e).Underlying().(*types.Slice)
-	if !ok {
+	var pkg, fn string
+	switch u := c.pass.TypesInfo.TypeOf(e).Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsString == 0 {
+			return nil
+		}
+		pkg, fn = "strings", "strings.Clone" // a string made with package unsafe
+	case *types.Slice:
+		elem, ok := u.Elem().Underlying().(*types.Basic)
+		if !ok {
+			return nil // a copy of the slice would still point where its elements do
+		}
+		pkg, fn = "slices", "slices.Clone"
+		if elem.Kind() == types.Byte {
+			pkg, fn = "bytes", "bytes.Clone"
+		}
+	default:
 		return nil
-	}
-	elem, ok := sl.Elem().Underlying().(*types.Basic)
-	if !ok {
-		return nil // a copy of the slice would still point where its elements do
-	}
-	pkg, fn := "slices", "slices.Clone"
-	if elem.Kind() == types.Byte {
-		pkg, fn = "bytes", "bytes.Clone"
 	}
 	edits, ok := c.importEdits(c.fileOf(ret), pkg, e.Pos())
 	if !ok {

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"sync"
+	"unsafe"
 )
 
 type buffer struct{ b []byte }
@@ -67,4 +68,13 @@ func collect(b *buffer) []*buffer {
 	*s = append((*s)[:0], b)
 	defer ptrs.Put(s)
 	return *s // want `memory of s is returned, but the deferred Put`
+}
+
+// A string over the buffer's bytes, made with package unsafe.
+func name(p []byte) string {
+	b := out.Get().(*buffer)
+	b.b = b.b[:0]
+	defer out.Put(b)
+	b.Write(p)
+	return unsafe.String(unsafe.SliceData(b.b), len(b.b)) // want `memory of b is returned, but the deferred Put`
 }

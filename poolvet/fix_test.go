@@ -16,6 +16,10 @@ var fixed = map[string][]int{
 	"nonpointer.go": {14, 20, 27, 32, 95},
 	"reset.go":      {18, 24},
 	"copy.go":       {21, 29, 39, 79},
+	// The pool of fixtest.go has a Put in the test file that the rewrite
+	// does not know: no fix in either build of the package.
+	"fixtest.go":      nil,
+	"fixtest_test.go": nil,
 }
 
 // TestFixes checks the suggested fixes against the .golden files beside
@@ -32,7 +36,7 @@ func TestFixes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Value.Set(old)
-	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), poolvet.Analyzer, "fix")
+	results := analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), poolvet.Analyzer, "fix", "fixtest")
 	got := map[string][]int{}
 	for _, r := range results {
 		for _, d := range r.Diagnostics {

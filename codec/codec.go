@@ -204,7 +204,9 @@ func check(f Format) error {
 	switch {
 	case f.Name == "":
 		return errors.New("no Name")
-	case f.MinLevel > f.MaxLevel || f.MaxLevel-f.MinLevel >= 256:
+	case f.MinLevel > f.MaxLevel || uint(f.MaxLevel)-uint(f.MinLevel) >= 256:
+		// With MinLevel <= MaxLevel, the span is exact in uint: in int,
+		// MinInt to MaxInt overflows to -1 and passed.
 		return fmt.Errorf("%s: levels %d to %d", f.Name, f.MinLevel, f.MaxLevel)
 	case f.DefaultLevel != 0 && (f.DefaultLevel < f.MinLevel || f.DefaultLevel > f.MaxLevel):
 		return fmt.Errorf("%s: DefaultLevel %d outside %d to %d", f.Name, f.DefaultLevel, f.MinLevel, f.MaxLevel)

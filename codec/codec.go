@@ -98,7 +98,8 @@ type Format struct {
 
 // Codec is a set of pools for one Format: one of compressors per level, one
 // of decompressors. It is safe for use by multiple goroutines. Make one with
-// New, once, in a package-level variable.
+// New, once, in a package-level variable: the methods of a nil or zero
+// Codec panic.
 type Codec struct {
 	f       Format
 	writers []reuse.Pool[*wentry] // index level - f.MinLevel
@@ -234,6 +235,17 @@ func check(f Format) error {
 	return fmt.Errorf("%s: Park is not an empty stream: %v", f.Name, err)
 }
 
+// mustBeMade panics, naming op, when c is nil or a zero Codec: only New
+// makes a Codec, and New makes at least one pool of writers.
+func (c *Codec) mustBeMade(op string) {
+	if c == nil {
+		panic("codec: Codec." + op + ": nil *Codec")
+	}
+	if len(c.writers) == 0 {
+		panic("codec: Codec." + op + ": zero Codec: make one with New")
+	}
+}
+
 // pool returns the pool for level, or an error wrapping ErrLevel that
 // names op, unless op is "".
 func (c *Codec) pool(op string, level int) (*reuse.Pool[*wentry], error) {
@@ -297,6 +309,7 @@ func (c *Codec) putReader(e *rentry, park bool) {
 
 // Compress appends the compressed form of src to dst.
 func (c *Codec) Compress(dst, src []byte, level int) ([]byte, error) {
+	c.mustBeMade("Compress")
 	p, err := c.pool("Compress", level)
 	if err != nil {
 		return dst, err
@@ -318,6 +331,7 @@ func (c *Codec) Compress(dst, src []byte, level int) ([]byte, error) {
 // Decompress appends the decompressed form of src to dst, producing at most
 // limit bytes. On error it returns dst unchanged in length.
 func (c *Codec) Decompress(dst, src []byte, limit int64) ([]byte, error) {
+	c.mustBeMade("Decompress")
 	if limit < 0 {
 		panic(c.f.Name + ": Decompress: negative limit")
 	}
@@ -488,6 +502,7 @@ func (c *Codec) OpenWriterWith(w *Writer, dst io.Writer, level int, set func(Com
 // openWriter is OpenWriterWith, called as op. A bad level's error names no
 // method: the wrapping packages' NewWriter calls OpenWriter too.
 func (c *Codec) openWriter(op string, w *Writer, dst io.Writer, level int, set func(Compressor) error) error {
+	c.mustBeMade(op)
 	if dst == nil {
 		panic(c.f.Name + ": " + op + ": nil io.Writer")
 	}
@@ -510,6 +525,9 @@ func (c *Codec) openWriter(op string, w *Writer, dst io.Writer, level int, set f
 
 // Write compresses p.
 func (w *Writer) Write(p []byte) (int, error) {
+	if w == nil {
+		panic("codec: Writer.Write: nil *Writer")
+	}
 	if w.e == nil {
 		return 0, ErrClosed
 	}
@@ -518,6 +536,9 @@ func (w *Writer) Write(p []byte) (int, error) {
 
 // Flush writes any pending compressed data.
 func (w *Writer) Flush() error {
+	if w == nil {
+		panic("codec: Writer.Flush: nil *Writer")
+	}
 	if w.e == nil {
 		return ErrClosed
 	}
@@ -526,6 +547,9 @@ func (w *Writer) Flush() error {
 
 // Close finishes the stream and gives the compressor back.
 func (w *Writer) Close() error {
+	if w == nil {
+		panic("codec: Writer.Close: nil *Writer")
+	}
 	if w.e == nil {
 		return ErrClosed
 	}
@@ -544,6 +568,7 @@ type Reader struct {
 
 // OpenReader points r at a pooled decompressor reading from src.
 func (c *Codec) OpenReader(r *Reader, src io.Reader) error {
+	c.mustBeMade("OpenReader")
 	if src == nil {
 		panic(c.f.Name + ": OpenReader: nil io.Reader")
 	}
@@ -567,6 +592,9 @@ func (c *Codec) OpenReader(r *Reader, src io.Reader) error {
 
 // Read decompresses into p.
 func (r *Reader) Read(p []byte) (int, error) {
+	if r == nil {
+		panic("codec: Reader.Read: nil *Reader")
+	}
 	if r.e == nil {
 		return 0, ErrClosed
 	}
@@ -575,6 +603,9 @@ func (r *Reader) Read(p []byte) (int, error) {
 
 // Close gives the decompressor back.
 func (r *Reader) Close() error {
+	if r == nil {
+		panic("codec: Reader.Close: nil *Reader")
+	}
 	if r.e == nil {
 		return ErrClosed
 	}

@@ -5,6 +5,9 @@ package codec
 // build does not report it as a leak. Discard of a closed Writer does
 // nothing.
 func (w *Writer) Discard() {
+	if w == nil {
+		panic("codec: Writer.Discard: nil *Writer")
+	}
 	if w.e == nil {
 		return
 	}
@@ -17,6 +20,9 @@ func (w *Writer) Discard() {
 // garbage collector takes it, and the debug build does not report it as a
 // leak. Discard of a closed Reader does nothing.
 func (r *Reader) Discard() {
+	if r == nil {
+		panic("codec: Reader.Discard: nil *Reader")
+	}
 	if r.e == nil {
 		return
 	}

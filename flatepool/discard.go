@@ -6,10 +6,20 @@ package flatepool
 // takes the compressor, and the debug build (-tags reusedebug of the reuse
 // module) does not report it as a leak. After Discard, w behaves as after
 // Close. Discard of a closed Writer does nothing.
-func (w *Writer) Discard() { w.w.Discard() }
+func (w *Writer) Discard() {
+	if w == nil {
+		panic("flatepool: Writer.Discard: nil *Writer")
+	}
+	w.w.Discard()
+}
 
 // Discard closes r without giving the decompressor back to the pool, for a
 // Reader abandoned on purpose: the garbage collector takes the decompressor,
 // and the debug build does not report it as a leak. After Discard, r behaves
 // as after Close. Discard of a closed Reader does nothing.
-func (r *Reader) Discard() { r.r.Discard() }
+func (r *Reader) Discard() {
+	if r == nil {
+		panic("flatepool: Reader.Discard: nil *Reader")
+	}
+	r.r.Discard()
+}

@@ -76,17 +76,32 @@ func NewWriter(w io.Writer, level int) (*Writer, error) {
 
 // Write compresses p and writes what is ready to the underlying writer. It
 // returns ErrClosed after Close.
-func (w *Writer) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (w *Writer) Write(p []byte) (int, error) {
+	if w == nil {
+		panic("zlibpool: Writer.Write: nil *Writer")
+	}
+	return w.w.Write(p)
+}
 
 // Flush writes any pending data to the underlying writer, as zlib.Writer's
 // Flush does. It returns ErrClosed after Close.
-func (w *Writer) Flush() error { return w.w.Flush() }
+func (w *Writer) Flush() error {
+	if w == nil {
+		panic("zlibpool: Writer.Flush: nil *Writer")
+	}
+	return w.w.Flush()
+}
 
 // Close writes the end of the stream, then gives the compressor back to the
 // pool, which no longer references the underlying writer. The compressor is
 // given back even when writing fails, and the error is returned. Close does
 // not close the underlying writer. A second Close returns ErrClosed.
-func (w *Writer) Close() error { return w.w.Close() }
+func (w *Writer) Close() error {
+	if w == nil {
+		panic("zlibpool: Writer.Close: nil *Writer")
+	}
+	return w.w.Close()
+}
 
 // Reader is a pooled zlib decompressor, returned by NewReader. It is an
 // io.ReadCloser. A Reader is not safe for concurrent use. The zero Reader is
@@ -120,9 +135,19 @@ func NewReader(r io.Reader) (*Reader, error) {
 
 // Read decompresses into p. Its errors are compress/zlib's: io.EOF at the end
 // of the stream, zlib.ErrChecksum, and so on; ErrClosed after Close.
-func (r *Reader) Read(p []byte) (int, error) { return r.r.Read(p) }
+func (r *Reader) Read(p []byte) (int, error) {
+	if r == nil {
+		panic("zlibpool: Reader.Read: nil *Reader")
+	}
+	return r.r.Read(p)
+}
 
 // Close gives the decompressor back to the pool, which no longer references
 // the underlying reader. It does not close the underlying reader. A second
 // Close returns ErrClosed.
-func (r *Reader) Close() error { return r.r.Close() }
+func (r *Reader) Close() error {
+	if r == nil {
+		panic("zlibpool: Reader.Close: nil *Reader")
+	}
+	return r.r.Close()
+}

@@ -1,0 +1,14 @@
+package kgzip_test
+
+import (
+	"testing"
+
+	"github.com/reuse-go/reuse/internal/misusetest"
+	"github.com/reuse-go/reuse/kgzip"
+)
+
+// TestMisuseNamesMethod calls every exported method on a nil and a zero
+// receiver: each returns or panics naming the package and method.
+func TestMisuseNamesMethod(t *testing.T) {
+	misusetest.Check(t, []any{(*kgzip.Reader)(nil), (*kgzip.Writer)(nil)}, nil)
+}

@@ -20,8 +20,9 @@ import (
 // What pooling saves is the allocation of the T itself; it pays off for large
 // T (see the package documentation).
 //
-// The zero value is ready to use. A Values is safe for use by multiple
-// goroutines and must not be copied after first use.
+// The zero value is ready to use; the methods of a nil *Values panic. A
+// Values is safe for use by multiple goroutines and must not be copied after
+// first use.
 type Values[T any] struct {
 	pool reuse.Pool[*T]
 }
@@ -29,6 +30,9 @@ type Values[T any] struct {
 // Get returns a pointer to a zero T, from the pool or new. The caller owns it
 // until it gives it to Put.
 func (p *Values[T]) Get() *T {
+	if p == nil {
+		panic("jsonpool: Values.Get: nil *Values")
+	}
 	v := p.pool.Get()
 	if v == nil {
 		v = new(T)
@@ -46,6 +50,9 @@ func (p *Values[T]) Get() *T {
 // pool. Put transfers ownership: the caller must not use v, or anything it
 // read through v without copying, afterwards. Put(nil) does nothing.
 func (p *Values[T]) Put(v *T) {
+	if p == nil {
+		panic("jsonpool: Values.Put: nil *Values")
+	}
 	if v == nil {
 		return
 	}
@@ -59,6 +66,15 @@ func (p *Values[T]) Put(v *T) {
 // success the caller owns the result and gives it back with Put; on error
 // the value is already back in the pool and Decode returns nil.
 func (p *Values[T]) Decode(r io.Reader, limit int64) (*T, error) {
+	if p == nil {
+		panic("jsonpool: Values.Decode: nil *Values")
+	}
+	if limit < 1 { // Decode's checks, naming the method: before Get, which would leak
+		panic("jsonpool: Values.Decode: limit < 1")
+	}
+	if r == nil {
+		panic("jsonpool: Values.Decode: nil io.Reader")
+	}
 	v := p.Get()
 	if err := Decode(r, v, limit); err != nil {
 		p.Put(v)
@@ -72,6 +88,9 @@ func (p *Values[T]) Decode(r io.Reader, limit int64) (*T, error) {
 // with Put; on error, which wraps the json error, the value is already back
 // in the pool and Unmarshal returns nil.
 func (p *Values[T]) Unmarshal(data []byte) (*T, error) {
+	if p == nil {
+		panic("jsonpool: Values.Unmarshal: nil *Values")
+	}
 	v := p.Get()
 	if err := json.Unmarshal(data, v); err != nil {
 		p.Put(v)
@@ -86,6 +105,9 @@ func (p *Values[T]) Unmarshal(data []byte) (*T, error) {
 // does nothing and compiles to nothing. v must not be used after Discard, as
 // after Put.
 func (p *Values[T]) Discard(v *T) {
+	if debug.Enabled && p == nil {
+		panic("jsonpool: Values.Discard: nil *Values")
+	}
 	if debug.Enabled && v != nil {
 		debug.DiscardPtr(&p.pool, v)
 	}

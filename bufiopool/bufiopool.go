@@ -118,6 +118,9 @@ func NewReader(r io.Reader, size int) *Reader {
 // must not be used: its methods panic. Close returns ErrClosed when called
 // again, and nil otherwise.
 func (r *Reader) Close() error {
+	if r == nil {
+		panic("bufiopool: Reader.Close: nil *Reader")
+	}
 	br := r.Reader
 	if br == nil {
 		return ErrClosed
@@ -175,6 +178,9 @@ func NewWriter(w io.Writer, size int) *Writer {
 // not close the underlying writer. After Close the Writer must not be used:
 // its methods panic. Close returns ErrClosed when called again.
 func (w *Writer) Close() error {
+	if w == nil {
+		panic("bufiopool: Writer.Close: nil *Writer")
+	}
 	bw := w.Writer
 	if bw == nil {
 		return ErrClosed

@@ -10,6 +10,9 @@ import "github.com/reuse-go/reuse/internal/debug"
 // ErrClosed. DiscardReader of a closed Reader does nothing. (The method name
 // Discard belongs to the embedded *bufio.Reader, which skips bytes.)
 func DiscardReader(r *Reader) {
+	if r == nil {
+		panic("bufiopool: DiscardReader: nil *Reader")
+	}
 	br := r.Reader
 	if br == nil {
 		return
@@ -29,6 +32,9 @@ func DiscardReader(r *Reader) {
 // DiscardWriter, w is closed: its methods panic and Close returns ErrClosed.
 // DiscardWriter of a closed Writer does nothing.
 func DiscardWriter(w *Writer) {
+	if w == nil {
+		panic("bufiopool: DiscardWriter: nil *Writer")
+	}
 	bw := w.Writer
 	if bw == nil {
 		return

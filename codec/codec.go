@@ -235,16 +235,9 @@ func check(f Format) error {
 	return fmt.Errorf("%s: Park is not an empty stream: %v", f.Name, err)
 }
 
-// mustBeMade panics, naming op, when c is nil or a zero Codec: only New
-// makes a Codec, and New makes at least one pool of writers.
-func (c *Codec) mustBeMade(op string) {
-	if c == nil {
-		panic("codec: Codec." + op + ": nil *Codec")
-	}
-	if len(c.writers) == 0 {
-		panic("codec: Codec." + op + ": zero Codec: make one with New")
-	}
-}
+// made reports whether New made c: not a nil or zero Codec, for New makes
+// at least one pool of writers.
+func (c *Codec) made() bool { return c != nil && len(c.writers) > 0 }
 
 // pool returns the pool for level, or an error wrapping ErrLevel that
 // names op, unless op is "".
@@ -309,7 +302,9 @@ func (c *Codec) putReader(e *rentry, park bool) {
 
 // Compress appends the compressed form of src to dst.
 func (c *Codec) Compress(dst, src []byte, level int) ([]byte, error) {
-	c.mustBeMade("Compress")
+	if !c.made() {
+		panic("codec: Codec.Compress: nil or zero Codec: make one with New")
+	}
 	p, err := c.pool("Compress", level)
 	if err != nil {
 		return dst, err
@@ -331,7 +326,9 @@ func (c *Codec) Compress(dst, src []byte, level int) ([]byte, error) {
 // Decompress appends the decompressed form of src to dst, producing at most
 // limit bytes. On error it returns dst unchanged in length.
 func (c *Codec) Decompress(dst, src []byte, limit int64) ([]byte, error) {
-	c.mustBeMade("Decompress")
+	if !c.made() {
+		panic("codec: Codec.Decompress: nil or zero Codec: make one with New")
+	}
 	if limit < 0 {
 		panic(c.f.Name + ": Decompress: negative limit")
 	}
@@ -485,6 +482,9 @@ type Writer struct {
 
 // OpenWriter points w at a pooled compressor writing to dst.
 func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
+	if !c.made() {
+		panic("codec: Codec.OpenWriter: nil or zero Codec: make one with New")
+	}
 	return c.openWriter("OpenWriter", w, dst, level, nil)
 }
 
@@ -496,13 +496,15 @@ func (c *Codec) OpenWriter(w *Writer, dst io.Writer, level int) error {
 // error, the compressor goes back to the pool, w is left closed, and the
 // error is returned.
 func (c *Codec) OpenWriterWith(w *Writer, dst io.Writer, level int, set func(Compressor) error) error {
+	if !c.made() {
+		panic("codec: Codec.OpenWriterWith: nil or zero Codec: make one with New")
+	}
 	return c.openWriter("OpenWriterWith", w, dst, level, set)
 }
 
 // openWriter is OpenWriterWith, called as op. A bad level's error names no
 // method: the wrapping packages' NewWriter calls OpenWriter too.
 func (c *Codec) openWriter(op string, w *Writer, dst io.Writer, level int, set func(Compressor) error) error {
-	c.mustBeMade(op)
 	if dst == nil {
 		panic(c.f.Name + ": " + op + ": nil io.Writer")
 	}
@@ -568,7 +570,9 @@ type Reader struct {
 
 // OpenReader points r at a pooled decompressor reading from src.
 func (c *Codec) OpenReader(r *Reader, src io.Reader) error {
-	c.mustBeMade("OpenReader")
+	if !c.made() {
+		panic("codec: Codec.OpenReader: nil or zero Codec: make one with New")
+	}
 	if src == nil {
 		panic(c.f.Name + ": OpenReader: nil io.Reader")
 	}

@@ -111,9 +111,8 @@ func (b *Buffer) Grow(n int) {
 	}
 }
 
-// grow makes room for n more bytes; the caller has checked there is not.
-// With held, the pool's growth keeps b's array in *held while nil (see
-// ReadFrom).
+// grow makes room for n more bytes, which b lacks. With held, the pool's
+// growth keeps b's array in *held while nil (see ReadFrom).
 func (b *Buffer) grow(n int, held **Buffer) {
 	need := len(b.buf) + n
 	if need < len(b.buf) {

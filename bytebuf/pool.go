@@ -610,6 +610,9 @@ type Stats struct {
 // Stats returns the pool's counters. Under concurrent use each is read on
 // its own, so they need not agree with each other.
 func (p *Pool) Stats() Stats {
+	if p == nil {
+		panic("bytebuf: Pool.Stats: nil *Pool")
+	}
 	gets, puts := p.slots.Counters()
 	def := p.sharedClass()
 	if perp.OK {

@@ -116,10 +116,15 @@ func Name(pool any, name string) { names.Store(poolKeyOf(pool), name) }
 // Live is called first thing by the methods of a pooled object whose
 // caller holds it between Get and Put (a bytebuf.Buffer): if the object
 // was put back and not taken out since, the call is a use after Put,
-// reported at once, on the caller's goroutine, naming the method.
+// reported at once, on the caller's goroutine, naming the method. A nil obj
+// is a method called on a nil receiver: Live panics naming the method the
+// caller called ("bytebuf: Buffer.Write: nil *Buffer"), where the normal
+// build, without a check on its hot path, dereferences nil.
 func Live(obj unsafe.Pointer) {
 	if obj == nil {
-		return
+		var now stack
+		now.capture()
+		panic(nilReceiver(now.api()))
 	}
 	s := shardOf(obj)
 	s.mu.Lock()
@@ -425,4 +430,15 @@ func send(r Report) {
 		return
 	}
 	Fallback(r)
+}
+
+// nilReceiver is the message of a nil receiver's panic for api, the method
+// called ("bytebuf: Buffer.Write"): "bytebuf: Buffer.Write: nil *Buffer".
+func nilReceiver(api string) string {
+	_, method, ok := strings.Cut(api, ": ")
+	typ, _, dot := strings.Cut(method, ".")
+	if !ok || !dot {
+		return "debug: Live: nil object, called from outside the module"
+	}
+	return api + ": nil *" + typ
 }

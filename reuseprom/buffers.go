@@ -62,8 +62,11 @@ var bufferDescs = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDes
 // Names share one namespace with Register: the errors and the panic are
 // Register's.
 func (c *Collector) RegisterBuffers(name string, src BufferSource) error {
+	if c == nil {
+		panic("reuseprom: Collector.RegisterBuffers: nil *Collector")
+	}
 	if isNil(src) {
-		panic("reuseprom: Collector.RegisterBuffers called with a nil BufferSource")
+		panic("reuseprom: Collector.RegisterBuffers: nil BufferSource")
 	}
 	return c.add(&entry{name: name, buf: src})
 }

@@ -98,8 +98,11 @@ func NewCollector() *Collector {
 // Registering does not touch the pool: counting Gets and Puts is the pool's
 // own choice (its CountAll field).
 func (c *Collector) Register(name string, src Source) error {
+	if c == nil {
+		panic("reuseprom: Collector.Register: nil *Collector")
+	}
 	if isNil(src) {
-		panic("reuseprom: Collector.Register called with a nil Source")
+		panic("reuseprom: Collector.Register: nil Source")
 	}
 	return c.add(&entry{name: name, src: src})
 }
@@ -147,6 +150,9 @@ func (c *Collector) add(e *entry) error {
 // Unregister removes the pool registered under name and reports whether there
 // was one. Its series disappear from the next scrape.
 func (c *Collector) Unregister(name string) bool {
+	if c == nil {
+		panic("reuseprom: Collector.Unregister: nil *Collector")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := c.entries.Load()
@@ -167,6 +173,9 @@ func (c *Collector) Unregister(name string) bool {
 
 // Len returns the number of pools registered with c.
 func (c *Collector) Len() int {
+	if c == nil {
+		panic("reuseprom: Collector.Len: nil *Collector")
+	}
 	if p := c.entries.Load(); p != nil {
 		return len(*p)
 	}
@@ -176,6 +185,12 @@ func (c *Collector) Len() int {
 // Describe sends the descriptors of every family c can report, whether or not
 // a pool of that kind is registered yet. It implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	if c == nil {
+		panic("reuseprom: Collector.Describe: nil *Collector")
+	}
+	if ch == nil {
+		panic("reuseprom: Collector.Describe: nil channel") // a send on it would block forever
+	}
 	for _, d := range poolDescs {
 		ch <- d
 	}
@@ -190,6 +205,12 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 // It allocates one block per pool per scrape, holding all of that pool's
 // metrics, and reuses the descriptors and label pairs built at registration.
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	if c == nil {
+		panic("reuseprom: Collector.Collect: nil *Collector")
+	}
+	if ch == nil {
+		panic("reuseprom: Collector.Collect: nil channel") // a send on it would block forever
+	}
 	p := c.entries.Load()
 	if p == nil {
 		return

@@ -58,6 +58,9 @@ type Response struct {
 // the Client says. The error wraps ErrStatus when the last attempt got a 5xx
 // status, and is the transport's or the context's error otherwise.
 func (c *Client) PostJSON(ctx context.Context, url string, v any) (*Response, error) {
+	if c == nil {
+		panic("httpclient: Client.PostJSON: nil *Client")
+	}
 	data, err := json.Marshal(v) // as resty's jsonMarshal: Marshal, then Write into a pooled buffer
 	if err != nil {
 		return nil, err

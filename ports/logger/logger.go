@@ -56,6 +56,9 @@ func (l Logger) Info() *Event { return l.newEvent("info") }
 func (l Logger) Error() *Event { return l.newEvent("error") }
 
 func (l Logger) newEvent(level string) *Event {
+	if l.w == nil {
+		return nil // as zerolog's: a zero Logger is disabled, and its nil Events do nothing
+	}
 	var e *Event
 	if l.zerologPool {
 		e = zerologEvents.Get().(*Event)
@@ -81,6 +84,9 @@ type Event struct {
 
 // Str adds the field key with the string value val.
 func (e *Event) Str(key, val string) *Event {
+	if e == nil {
+		return e
+	}
 	e.buf = appendKey(e.buf, key)
 	e.buf = appendString(e.buf, val)
 	return e
@@ -88,6 +94,9 @@ func (e *Event) Str(key, val string) *Event {
 
 // Int adds the field key with the integer value i.
 func (e *Event) Int(key string, i int) *Event {
+	if e == nil {
+		return e
+	}
 	e.buf = appendKey(e.buf, key)
 	e.buf = strconv.AppendInt(e.buf, int64(i), 10)
 	return e
@@ -97,12 +106,17 @@ func (e *Event) Int(key string, i int) *Event {
 // and gives the Event back to the pool. The write error, as zerolog, is not
 // returned.
 func (e *Event) Msg(msg string) {
+	if e == nil {
+		return
+	}
 	if msg != "" {
 		e.buf = appendKey(e.buf, "message")
 		e.buf = appendString(e.buf, msg)
 	}
 	e.buf = append(e.buf, '}', '\n')
-	_, _ = e.w.Write(e.buf)
+	if e.w != nil { // as zerolog's
+		_, _ = e.w.Write(e.buf)
+	}
 	if e.zerologPool {
 		putZerolog(e)
 		return

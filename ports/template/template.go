@@ -62,6 +62,12 @@ func New(template, startTag, endTag string) (*Template, error) {
 
 // ExecuteFunc writes the template to w, calling f for each tag.
 func (t *Template) ExecuteFunc(w io.Writer, f TagFunc) (int64, error) {
+	if t == nil {
+		panic("template: Template.ExecuteFunc: nil *Template")
+	}
+	if w == nil {
+		panic("template: Template.ExecuteFunc: nil io.Writer")
+	}
 	var nn int64
 	n := len(t.texts) - 1
 	if n == -1 {
@@ -88,6 +94,9 @@ func (t *Template) ExecuteFunc(w io.Writer, f TagFunc) (int64, error) {
 // ExecuteFuncString returns the template with each tag replaced by what f
 // writes for it, or the error f returned.
 func (t *Template) ExecuteFuncString(f TagFunc) (string, error) {
+	if t == nil {
+		panic("template: Template.ExecuteFuncString: nil *Template")
+	}
 	buf := t.pool.Get()
 	if _, err := t.ExecuteFunc(buf, f); err != nil {
 		t.pool.Put(buf) // Put empties it: no Reset first
@@ -102,6 +111,9 @@ func (t *Template) ExecuteFuncString(f TagFunc) (string, error) {
 // string or []byte (nil or missing: nothing), as fasttemplate's
 // ExecuteString.
 func (t *Template) ExecuteString(m map[string]any) (string, error) {
+	if t == nil {
+		panic("template: Template.ExecuteString: nil *Template")
+	}
 	return t.ExecuteFuncString(func(w io.Writer, tag string) (int, error) { return stdTagFunc(w, tag, m) })
 }
 

@@ -256,7 +256,9 @@ func (p *Pool) budgetBytes() int64 {
 
 // Get returns an empty Buffer whose capacity is the default capacity of the
 // calling goroutine's processor, from the pool or new. The caller owns it
-// until it passes it to Put.
+// until it passes it to Put. The Buffer is not empty when memory was written
+// after its Put, a misuse the debug build reports (see Ownership in the
+// package doc).
 func (p *Pool) Get() *Buffer {
 	if p == nil {
 		panic("bytebuf: Pool.Get: nil *Pool")

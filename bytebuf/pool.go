@@ -592,10 +592,10 @@ func (p *Pool) recount(b *Buffer, old int) {
 
 // Stats is a snapshot of a Pool's counters and sizing.
 type Stats struct {
-	// Gets and Puts count the calls; Puts only those of Buffers of this
-	// pool. News counts the Gets that made a Buffer (the hit ratio is 1 -
-	// News/Gets), GrowNews the arrays growth made, Drops the Buffers Put
-	// did not keep: over MaxCap or the budget, or not made by a Pool.
+	// Gets and Puts count every call, always; Puts only those of Buffers
+	// of this pool. News counts the Gets that made a Buffer (the hit ratio
+	// is 1 - News/Gets), GrowNews the arrays growth made, Drops the Buffers
+	// Put did not keep: over MaxCap or the budget, or not made by a Pool.
 	Gets, Puts, News, GrowNews, Drops uint64
 	// DefaultCap is the capacity Get hands out on the first P (each sizes its own).
 	DefaultCap int

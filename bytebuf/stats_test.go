@@ -2,6 +2,8 @@ package bytebuf_test
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/reuse-go/reuse/bytebuf"
@@ -31,5 +33,36 @@ func TestHitRatioOfABatchJob(t *testing.T) {
 	}
 	if r := 1 - float64(s.News)/float64(s.Gets); r < 0 || r > 1 {
 		t.Errorf("hit ratio 1 - News/Gets = %g, want it in [0, 1]", r)
+	}
+}
+
+// TestStatsCountsEveryCall: Gets and Puts count every call, not batches of
+// them, on every P and across the collections that replace the per-P
+// counters' array; reuseprom's HELP text said "in batches (a lower bound)".
+// Each goroutine ends with an odd number of calls, which a count by batches
+// of any size above one would not see all of.
+func TestStatsCountsEveryCall(t *testing.T) {
+	var p bytebuf.Pool
+	const goroutines, rounds = 8, 1001
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range rounds {
+				b := p.Get()
+				b.WriteString("x")
+				if i%2 == 0 {
+					p.Put(b)
+				}
+				if g == 0 && i%250 == 0 {
+					runtime.GC()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	s := p.Stats()
+	const gets, puts = goroutines * rounds, goroutines * (rounds + 1) / 2
+	if s.Gets != gets || s.Puts != puts {
+		t.Errorf("Stats after %d Gets and %d Puts: Gets = %d, Puts = %d", gets, puts, s.Gets, s.Puts)
 	}
 }

@@ -56,8 +56,8 @@ var bufferDescs = [...]*prometheus.Desc{defaultCapDesc, keepCapDesc, retainedDes
 // arrays growth created, so that 1 - news/gets is its hit ratio as for
 // every other pool.
 //
-// A bytebuf.Pool always counts its Gets and Puts, in batches: they are lower
-// bounds, see bytebuf.Stats.
+// A bytebuf.Pool always counts every Get and Put (see bytebuf.Stats), so
+// the hit ratio needs no CountAll field.
 //
 // Names share one namespace with Register: the errors and the panic are
 // Register's.

@@ -33,11 +33,11 @@ const poolLabel = "pool"
 var (
 	getsDesc = prometheus.NewDesc("reuse_pool_gets_total",
 		"Calls to Get on the pool. reuse.Pool and reuse.Slices count them only while their "+
-			"CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).",
+			"CountAll field is set (0 otherwise); bytebuf pools count every call.",
 		[]string{poolLabel}, nil)
 	putsDesc = prometheus.NewDesc("reuse_pool_puts_total",
 		"Values put back to the pool. reuse.Pool and reuse.Slices count them only while their "+
-			"CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).",
+			"CountAll field is set (0 otherwise); bytebuf pools count every call.",
 		[]string{poolLabel}, nil)
 	newsDesc = prometheus.NewDesc("reuse_pool_news_total",
 		"Gets that created a value because the pool had none to give; a byte-buffer pool counts the "+

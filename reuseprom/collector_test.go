@@ -36,7 +36,7 @@ func TestCollectorReportsStats(t *testing.T) {
 # TYPE reuse_pool_drops_total counter
 reuse_pool_drops_total{pool="a"} 1
 reuse_pool_drops_total{pool="b"} 2
-# HELP reuse_pool_gets_total Calls to Get on the pool. reuse.Pool and reuse.Slices count them only while their CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).
+# HELP reuse_pool_gets_total Calls to Get on the pool. reuse.Pool and reuse.Slices count them only while their CountAll field is set (0 otherwise); bytebuf pools count every call.
 # TYPE reuse_pool_gets_total counter
 reuse_pool_gets_total{pool="a"} 10
 reuse_pool_gets_total{pool="b"} 0
@@ -44,7 +44,7 @@ reuse_pool_gets_total{pool="b"} 0
 # TYPE reuse_pool_news_total counter
 reuse_pool_news_total{pool="a"} 3
 reuse_pool_news_total{pool="b"} 5
-# HELP reuse_pool_puts_total Values put back to the pool. reuse.Pool and reuse.Slices count them only while their CountAll field is set (0 otherwise); bytebuf pools count them in batches (a lower bound).
+# HELP reuse_pool_puts_total Values put back to the pool. reuse.Pool and reuse.Slices count them only while their CountAll field is set (0 otherwise); bytebuf pools count every call.
 # TYPE reuse_pool_puts_total counter
 reuse_pool_puts_total{pool="a"} 8
 reuse_pool_puts_total{pool="b"} 0

@@ -73,9 +73,12 @@ type Misuse struct {
 	// Kind is DoublePut, UseAfterPut or Leak.
 	Kind MisuseKind
 	// Pool names the pool by type and address, as in
-	// "*reuse.Pool[*bytes.Buffer] at 0xc000012000".
+	// "*reuse.Pool[*bytes.Buffer] at 0xc000012000", with byte for uint8
+	// ("*reuse.Slices[byte]"), or by the type its callers hold
+	// ("gzpool.Writer (pool at 0xc000012000)").
 	Pool string
-	// Detail says what happened in one line, with the call sites.
+	// Detail says what happened in one line, with the call sites and, for
+	// a leak, the call that took the object ("gzpool.NewWriter").
 	Detail string
 	// Site is "file:line" of the caller's call that misused the pool (the
 	// second Put, the call after Put, the next Get that found a write), or

@@ -22,8 +22,8 @@ func TestSlicesDebugDoublePut(t *testing.T) {
 	sl.Put(s)
 	sl.Put(s[:0]) // the same array
 	got := m.all()
-	if len(got) != 1 || got[0].Kind != reuse.DoublePut || !strings.HasPrefix(got[0].Pool, "*reuse.Slices[uint8] at 0x") {
-		t.Fatalf("reports %v, want one double Put on *reuse.Slices[uint8]", got)
+	if len(got) != 1 || got[0].Kind != reuse.DoublePut || !strings.HasPrefix(got[0].Pool, "*reuse.Slices[byte] at 0x") {
+		t.Fatalf("reports %v, want one double Put on *reuse.Slices[byte]", got)
 	}
 }
 

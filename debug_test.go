@@ -338,7 +338,7 @@ func TestLeaksReportedAndNothingPinned(t *testing.T) {
 	}
 	poolName := fmt.Sprintf("*reuse.Pool[*github.com/reuse-go/reuse_test.dbgObj] at %p", p)
 	for _, r := range m.of(reuse.Leak, leakSite) {
-		if r.Pool != poolName || !strings.Contains(r.Detail, "taken by Get at "+leakSite+" and collected without Put") {
+		if r.Pool != poolName || !strings.Contains(r.Detail, "taken by reuse.Pool.Get at "+leakSite+" and collected without being given back") {
 			t.Errorf("leak report: pool %q detail %q, want pool %q and the Get site %s", r.Pool, r.Detail, poolName, leakSite)
 		}
 	}

@@ -46,12 +46,13 @@ func leakReader() {
 
 // TestLeaksReported is the root module's TestEveryPoolReportsLeaks for
 // kgzip: a Writer or Reader dropped without Close is reported, once, with
-// the function that opened it.
+// the function that opened it and the call it made.
 func TestLeaksReported(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		leak func()
-	}{{"leakWriter", leakWriter}, {"leakReader", leakReader}} {
+		call string // the call the report must name
+	}{{"leakWriter", leakWriter, "kgzip.NewWriter"}, {"leakReader", leakReader, "kgzip.NewReader"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt := &recordTB{TB: t}
 			reusetest.FailOnMisuse(rt)
@@ -59,6 +60,8 @@ func TestLeaksReported(t *testing.T) {
 			rt.end()
 			if len(rt.errors) != 1 || !strings.Contains(rt.errors[0], "reuse: leak on") || !strings.Contains(rt.errors[0], "kgzip_test."+tc.name) {
 				t.Errorf("%s: reports %q, want one leak naming it", tc.name, rt.errors)
+			} else if want := " was taken by " + tc.call + " at "; !strings.Contains(rt.errors[0], want) {
+				t.Errorf("%s: report %q, want it to name the call, %q", tc.name, rt.errors[0], want)
 			}
 		})
 	}

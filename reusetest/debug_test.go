@@ -46,7 +46,7 @@ func TestFailOnMisuseRoutesToErrorf(t *testing.T) {
 	x := new([64]byte)
 	p.Put(x)
 	p.Put(x)
-	if len(rt.errors) != 1 || !strings.HasPrefix(rt.errors[0], "reuse: double Put on *reuse.Pool[*[64]uint8]") {
+	if len(rt.errors) != 1 || !strings.HasPrefix(rt.errors[0], "reuse: double Put on *reuse.Pool[*[64]byte]") {
 		t.Fatalf("FailOnMisuse: Errorf calls %q, want one double Put", rt.errors)
 	}
 	if outer != 0 {

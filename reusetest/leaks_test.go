@@ -177,7 +177,7 @@ func compressed() (gz, zl, fl []byte) {
 
 // TestEveryPoolReportsLeaks drops one object of every kind the module's
 // pools hand out, and checks that the debug build reports exactly one leak
-// for it, naming the function that took it. (kgzip, a module of its own,
+// for it, naming the function that took it and the call it made. (kgzip, a module of its own,
 // has the same test for its Reader and Writer.)
 func TestEveryPoolReportsLeaks(t *testing.T) {
 	tests := []struct {
@@ -185,22 +185,23 @@ func TestEveryPoolReportsLeaks(t *testing.T) {
 		leak func()
 		fn   string // the function the report must name, first in its stack
 		pool string // how the report must name the pool, what the caller holds
+		call string // how the report must name the call that took the object
 	}{
-		{"reuse.Pool", leakPoolGet, "leakPoolGet", "*reuse.Pool["},
-		{"reuse.Slices/empty pool", leakSlicesNew, "leakSlicesNew", "*reuse.Slices["},
-		{"reuse.Slices/from pool", leakSlicesPooled, "leakSlicesPooled", "*reuse.Slices["},
-		{"bytebuf.Pool", leakBytebuf, "leakBytebuf", "*bytebuf.Pool at "},
-		{"gzpool.Writer", leakGzipWriter, "leakGzipWriter", "gzpool.Writer (pool at "},
-		{"gzpool.Reader", leakGzipReader, "leakGzipReader", "gzpool.Reader (pool at "},
-		{"zlibpool.Writer", leakZlibWriter, "leakZlibWriter", "zlibpool.Writer (pool at "},
-		{"zlibpool.Reader", leakZlibReader, "leakZlibReader", "zlibpool.Reader (pool at "},
-		{"flatepool.Writer", leakFlateWriter, "leakFlateWriter", "flatepool.Writer (pool at "},
-		{"flatepool.Reader", leakFlateReader, "leakFlateReader", "flatepool.Reader (pool at "},
-		{"bufiopool.Reader/empty pool", leakBufioReader, "leakBufioReader", "bufiopool.Reader (pool at "},
-		{"bufiopool.Writer/empty pool", leakBufioWriter, "leakBufioWriter", "bufiopool.Writer (pool at "},
-		{"bufiopool.Reader/from pool", leakBufioReaderPooled, "leakBufioReaderPooled", "bufiopool.Reader (pool at "},
-		{"jsonpool.Values.Get", leakJSONValuesGet, "leakJSONValuesGet", "*reuse.Pool[*[64]uint8]"},
-		{"jsonpool.Values.Decode", leakJSONValuesDecode, "leakJSONValuesDecode", "*reuse.Pool[*[64]uint8]"},
+		{"reuse.Pool", leakPoolGet, "leakPoolGet", "*reuse.Pool[", "reuse.Pool.Get"},
+		{"reuse.Slices/empty pool", leakSlicesNew, "leakSlicesNew", "*reuse.Slices[", "reuse.Slices.Get"},
+		{"reuse.Slices/from pool", leakSlicesPooled, "leakSlicesPooled", "*reuse.Slices[", "reuse.Slices.Get"},
+		{"bytebuf.Pool", leakBytebuf, "leakBytebuf", "*bytebuf.Pool at ", "bytebuf.Pool.Get"},
+		{"gzpool.Writer", leakGzipWriter, "leakGzipWriter", "gzpool.Writer (pool at ", "gzpool.NewWriter"},
+		{"gzpool.Reader", leakGzipReader, "leakGzipReader", "gzpool.Reader (pool at ", "gzpool.NewReader"},
+		{"zlibpool.Writer", leakZlibWriter, "leakZlibWriter", "zlibpool.Writer (pool at ", "zlibpool.NewWriter"},
+		{"zlibpool.Reader", leakZlibReader, "leakZlibReader", "zlibpool.Reader (pool at ", "zlibpool.NewReader"},
+		{"flatepool.Writer", leakFlateWriter, "leakFlateWriter", "flatepool.Writer (pool at ", "flatepool.NewWriter"},
+		{"flatepool.Reader", leakFlateReader, "leakFlateReader", "flatepool.Reader (pool at ", "flatepool.NewReader"},
+		{"bufiopool.Reader/empty pool", leakBufioReader, "leakBufioReader", "bufiopool.Reader (pool at ", "bufiopool.NewReader"},
+		{"bufiopool.Writer/empty pool", leakBufioWriter, "leakBufioWriter", "bufiopool.Writer (pool at ", "bufiopool.NewWriter"},
+		{"bufiopool.Reader/from pool", leakBufioReaderPooled, "leakBufioReaderPooled", "bufiopool.Reader (pool at ", "bufiopool.NewReader"},
+		{"jsonpool.Values.Get", leakJSONValuesGet, "leakJSONValuesGet", "*reuse.Pool[*[64]byte]", "jsonpool.Values.Get"},
+		{"jsonpool.Values.Decode", leakJSONValuesDecode, "leakJSONValuesDecode", "*reuse.Pool[*[64]byte]", "jsonpool.Values.Decode"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -213,6 +214,9 @@ func TestEveryPoolReportsLeaks(t *testing.T) {
 			}
 			if r := rt.errors[0]; !strings.HasPrefix(r, "reuse: leak on "+tc.pool) {
 				t.Errorf("%s: report %q, want a leak on %s...", tc.name, r, tc.pool)
+			}
+			if r, want := rt.errors[0], " was taken by "+tc.call+" at "; !strings.Contains(r, want) {
+				t.Errorf("%s: report %q, want it to name the call, %q", tc.name, r, want)
 			}
 			// The stack starts at the caller's frame, not in the pool's.
 			if r, want := rt.errors[0], "\nGet:\n\tgithub.com/reuse-go/reuse/reusetest_test."+tc.fn+"\n"; !strings.Contains(r, want) {

@@ -44,7 +44,7 @@ func collected(r *record) {
 		rep = Report{
 			Kind:   Leak,
 			Pool:   r.poolName(),
-			Detail: fmt.Sprintf("object %#x was taken by Get at %s and collected without Put", r.obj, r.get.site()),
+			Detail: fmt.Sprintf("object %#x was taken by %s at %s and collected without being given back", r.obj, r.get.call("Get"), r.get.site()),
 			Site:   r.get.site(),
 			Stacks: b.String(),
 		}

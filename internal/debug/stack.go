@@ -117,6 +117,16 @@ func (s *stack) api() string {
 	return apiName(name)
 }
 
+// call returns the call the caller made into the module, as it reads in the
+// caller's code: "gzpool.NewWriter", "reuse.Slices.Get" (see api). It
+// returns def where there is none.
+func (s *stack) call(def string) string {
+	if a := s.api(); a != "" {
+		return strings.Replace(a, ": ", ".", 1)
+	}
+	return def
+}
+
 // apiName turns "github.com/reuse-go/reuse/bytebuf.(*Buffer).Write" into
 // "bytebuf: Buffer.Write", and a generic "reuse.(*Pool[...]).Put" into
 // "reuse: Pool.Put".

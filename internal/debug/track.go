@@ -102,7 +102,39 @@ func (r *record) poolName() string {
 	case r.poolLabel != "":
 		return fmt.Sprintf("%s (pool at %#x)", r.poolLabel, r.poolAddr)
 	}
-	return fmt.Sprintf("%v at %#x", r.poolType, r.poolAddr)
+	return fmt.Sprintf("%s at %#x", typeName(r.poolType), r.poolAddr)
+}
+
+// typeName is t as a report prints it: as reflect writes it, but with byte
+// for uint8, which reflect cannot tell apart ("*reuse.Slices[byte]", as
+// most programs declare it). rune stays int32: []int32 is as common.
+func typeName(t reflect.Type) string {
+	s := t.String()
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "uint8")
+		if i < 0 {
+			break
+		}
+		end := i + len("uint8")
+		before := i == 0 || !identByte(s[i-1]) && s[i-1] != '.'
+		after := end == len(s) || !identByte(s[end]) && s[end] != '.'
+		b.WriteString(s[:i])
+		if before && after {
+			b.WriteString("byte")
+		} else {
+			b.WriteString("uint8")
+		}
+		s = s[end:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// identByte reports whether c may be part of a Go identifier or of an
+// import path element (a type of package example.com/uint8x).
+func identByte(c byte) bool {
+	return c == '_' || c == '-' || c == '/' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
 // names holds the names given with Name, by pool.

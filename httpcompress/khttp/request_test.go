@@ -187,3 +187,40 @@ func zstdHeader(z []byte) (zstd.Header, error) {
 	err := h.Decode(z)
 	return h, err
 }
+
+// TestRequestTooLargeStatesLimitOnce: the error a handler gets for a body
+// over the limit, which echo answers as a 413, states the limit once. A
+// zstd frame that declares its size over the limit said it twice: "limit
+// 262144 bytes: khttp: zstd: a frame of 498901 bytes: ... (limit 262144
+// bytes, window at most 8388608)".
+func TestRequestTooLargeStatesLimitOnce(t *testing.T) {
+	const limit = 256 << 10
+	mw, err := khttp.New(httpcompress.Config{RequestLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serve(t, mw(echo))
+	plain := text(498901)
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sized := enc.EncodeAll(plain, nil) // a single frame that declares its size
+	enc.Close()
+	if h, err := zstdHeader(sized); err != nil || !h.HasFCS || h.FrameContentSize != uint64(len(plain)) {
+		t.Fatalf("the frame's header: %+v, %v; want its content size, %d", h, err, len(plain))
+	}
+	for _, tc := range []struct {
+		name, ce string
+		body     []byte
+	}{
+		{"zstd/declared size", "zstd", sized},
+		{"zstd/streamed", "zstd", zstdBytes(t, plain, 1<<20)},
+		{"gzip", "gzip", gzipBytes(t, plain)},
+	} {
+		resp, got := post(t, s.URL, tc.ce, tc.body)
+		if n := bytes.Count(got, []byte(fmt.Sprint(limit))); resp.StatusCode != 413 || n != 1 {
+			t.Errorf("%s: %d %q: states the limit %d times, want a 413 that states it once", tc.name, resp.StatusCode, got, n)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func (s *zstdSource) Read(p []byte) (int, error) {
 				p[i] = s.wd
 			} else if w > zstdMaxWindow {
 				s.field = inUnknown
-				return i, s.tooLarge("a window", w)
+				return i, windowTooLarge(w)
 			}
 		}
 		s.acc[s.got] = p[i]
@@ -171,10 +171,10 @@ func (s *zstdSource) contentSize(v uint64) error {
 		v += 256
 	}
 	if s.limit > 0 && v > uint64(s.limit) {
-		return s.tooLarge("a frame", v)
+		return frameTooLarge(v)
 	}
 	if s.fhd&0x20 != 0 && v > zstdMaxWindow { // Single_Segment: the window is the content
-		return s.tooLarge("a window", v)
+		return windowTooLarge(v)
 	}
 	s.start(inBlockHeader, 3)
 	return nil
@@ -193,12 +193,17 @@ func (s *zstdSource) blockHeader(h uint64) {
 	}
 }
 
-func (s *zstdSource) tooLarge(what string, n uint64) error {
-	if s.limit > 0 {
-		return fmt.Errorf("khttp: zstd: %s of %d bytes: %w (limit %d bytes, window at most %d)", what, n,
-			codec.ErrTooLarge, s.limit, zstdMaxWindow)
-	}
-	return fmt.Errorf("khttp: zstd: %s of %d bytes: %w (window at most %d)", what, n, codec.ErrTooLarge, zstdMaxWindow)
+// frameTooLarge refuses a frame of n bytes, over the caller's limit. The
+// message leaves the limit to the caller, which knows it: httpcompress's
+// error for the body states it, and stating it here too made a 413's
+// message say it twice.
+func frameTooLarge(n uint64) error {
+	return fmt.Errorf("khttp: zstd: a frame of %d bytes: %w", n, codec.ErrTooLarge)
+}
+
+// windowTooLarge refuses a window of n bytes, over zstdMaxWindow.
+func windowTooLarge(n uint64) error {
+	return fmt.Errorf("khttp: zstd: a window of %d bytes, over %d: %w", n, zstdMaxWindow, codec.ErrTooLarge)
 }
 
 func (s *zstdSource) afterWindow() error {

@@ -114,8 +114,17 @@ type Config struct {
 	// reads them, producing at most RequestLimit bytes: a
 	// Read past it fails with an error that is an *http.MaxBytesError and
 	// wraps ErrRequestTooLarge, and a handler that then writes nothing gets
-	// a 413. 0 leaves request bodies alone.
+	// a 413. A body in another coding, or in several (the
+	// Content-Encoding "gzip, br"), gets 415 Unsupported Media Type with
+	// the codings decoded in Accept-Encoding (RFC 7694 section 3), and the
+	// wrapped handler does not run; PassRequestEncodings passes it
+	// through instead. 0 leaves request bodies alone, in every coding.
 	RequestLimit int64
+	// PassRequestEncodings passes a request body in a coding RequestLimit
+	// does not decode to the wrapped handler as it came, Content-Encoding
+	// included, instead of answering 415: for a proxy that forwards it, or
+	// a handler that decodes more codings itself.
+	PassRequestEncodings bool
 	// Encodings lists the codings offered, in order of preference when the
 	// client accepts several equally. nil means Gzip(). At most 8.
 	Encodings []Encoding

@@ -23,6 +23,16 @@
 // Config.ContentTypes refuses, a body under MinSize, and every response to
 // HEAD. A Flush decides at once, so streams start without waiting.
 //
+// With Config.RequestLimit set, a request body in gzip, or in a coding of
+// the Encodings that has an OpenReader, reaches the handler decoded, at most
+// the limit of it. A body in any other coding, or in several, gets 415
+// Unsupported Media Type with the codings decoded in Accept-Encoding, as
+// RFC 7694 section 3 says, and the handler does not run: it could only
+// misread the body (a JSON decoder's "invalid character", a 400).
+// Config.PassRequestEncodings passes such a body through as it came
+// instead, for a proxy or a handler that decodes it. Without RequestLimit,
+// request bodies reach the handler as they came, in every coding.
+//
 // The package uses the standard library only. The nested module
 // github.com/reuse-go/reuse/httpcompress/khttp offers the same Config over
 // klauspost/compress, with zstd. Each Encoding pools its compressors with

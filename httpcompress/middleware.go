@@ -41,6 +41,7 @@ func New(c Config) (func(http.Handler) http.Handler, error) {
 	for i, enc := range c.Encodings {
 		e.names[i] = enc.Name
 	}
+	e.decodes = decodes(c.Encodings)
 	e.need = max(c.MinSize, sniffLen)
 	if c.Jitter > 0 {
 		e.need = max(e.need, c.JitterPrefix)
@@ -67,12 +68,13 @@ const maxPrealloc = 64 << 10
 
 // engine is what the handlers made by one New share.
 type engine struct {
-	c      Config
-	names  [maxEncodings]string
-	seed   maphash.Seed // keys Jitter's hash
-	need   int          // the longest prefix a response buffers
-	bufs   reuse.Pool[*[]byte]
-	states reuse.Pool[*state]
+	c       Config
+	names   [maxEncodings]string
+	decodes string       // the Accept-Encoding of a 415: the request codings decoded
+	seed    maphash.Seed // keys Jitter's hash
+	need    int          // the longest prefix a response buffers
+	bufs    reuse.Pool[*[]byte]
+	states  reuse.Pool[*state]
 }
 
 type handler struct {
@@ -85,6 +87,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var body *requestBody
 	if e.c.RequestLimit > 0 {
 		r, body = wrapRequest(r, e.c.RequestLimit, e.c.Encodings)
+		if body == nil && !e.c.PassRequestEncodings && encoded(r) {
+			unsupported(w, r, e.decodes)
+			return
+		}
 	}
 	enc, identityRefused := -1, false
 	if r.Method != http.MethodHead {

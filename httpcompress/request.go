@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,48 @@ func wrapRequest(r *http.Request, limit int64, encs []Encoding) (*http.Request, 
 	delete(r.Header, "Content-Length")
 	r.ContentLength = -1
 	return r, b
+}
+
+// encoded reports whether r has a body in a content coding other than
+// identity.
+func encoded(r *http.Request) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		return false
+	}
+	for _, v := range r.Header["Content-Encoding"] {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unsupported answers a request whose body is in a coding the handler
+// does not decode: 415 with the codings it decodes in Accept-Encoding, as
+// RFC 7694 section 3 says.
+func unsupported(w http.ResponseWriter, r *http.Request, decodes string) {
+	w.Header().Set("Accept-Encoding", decodes)
+	http.Error(w, fmt.Sprintf("httpcompress: request body in Content-Encoding %q, which is not decoded here (decoded: %s)",
+		strings.Join(r.Header["Content-Encoding"], ", "), decodes), http.StatusUnsupportedMediaType)
+}
+
+// decodes returns the codings of request bodies decoded with encs: those
+// with an OpenReader, in order, and gzip, as an Accept-Encoding value.
+func decodes(encs []Encoding) string {
+	var names []string
+	gzip := false
+	for _, e := range encs {
+		if e.OpenReader != nil && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, e.Name) }) {
+			names = append(names, e.Name)
+			gzip = gzip || strings.EqualFold(e.Name, "gzip")
+		}
+	}
+	if !gzip {
+		names = append(names, "gzip")
+	}
+	return strings.Join(names, ", ")
 }
 
 // requestDecoder returns the OpenReader of the first of encs named coding,

@@ -5,10 +5,12 @@ package httpcompress_test
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -76,9 +78,10 @@ func testRequestBody(t *testing.T, proto string) {
 	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], ""); string(b) != want {
 		t.Errorf("plain body: %d %q, want %q", resp.StatusCode, b, want)
 	}
+	// A coding not decoded: 415 (TestRequestUnsupportedCoding).
 	resp, b = s.fetch(t, "POST", "/", plain, map[string]string{"Content-Encoding": "br"})
-	if want := fmt.Sprintf("%d %s %q", len(plain), plain[:10], "br"); string(b) != want {
-		t.Errorf("br body: %d %q, want %q", resp.StatusCode, b, want)
+	if resp.StatusCode != 415 || resp.Header.Get("Accept-Encoding") != "gzip" {
+		t.Errorf("br body: %d, Accept-Encoding %q: %q; want 415, gzip", resp.StatusCode, resp.Header.Get("Accept-Encoding"), b)
 	}
 	// Corrupt.
 	bad := gz(t, plain)
@@ -194,5 +197,71 @@ func TestRequestTooLargeStatesLimitOnce(t *testing.T) {
 	resp, got := post(t, s.URL, gz(t, text(50000)), map[string]string{"Content-Encoding": "gzip"})
 	if n := bytes.Count(got, []byte(fmt.Sprint(limit))); resp.StatusCode != 413 || n != 1 {
 		t.Errorf("%d %q: states the limit %d times, want a 413 that states it once", resp.StatusCode, got, n)
+	}
+}
+
+// TestRequestUnsupportedCoding: with RequestLimit, a request body in a
+// coding the handler does not decode, which the wrapped handler would read
+// as garbage (a JSON decoder's "invalid character", a 400), gets 415 with
+// the codings decoded in Accept-Encoding (RFC 7694 section 3), on a real
+// server, and the handler does not run. PassRequestEncodings, and a zero
+// RequestLimit, pass it through as it came.
+func TestRequestUnsupportedCoding(t *testing.T) {
+	plain := []byte(`{"a": 1}`)
+	var ran []string
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var v map[string]int
+		err := json.NewDecoder(r.Body).Decode(&v)
+		ran = append(ran, r.Header.Get("Content-Encoding"))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+		}
+	})
+	strict, _ := httpcompress.New(httpcompress.Config{RequestLimit: 1 << 20})
+	pass, _ := httpcompress.New(httpcompress.Config{RequestLimit: 1 << 20, PassRequestEncodings: true})
+	off, _ := httpcompress.New(httpcompress.Config{})
+	servers := map[string]*httptest.Server{"strict": serve(t, strict(h)), "pass": serve(t, pass(h)), "off": serve(t, off(h))}
+	br := bytes.Repeat([]byte{0x8b, 0x03, 0x80}, 3) // not JSON, as a br body is not
+	for _, tc := range []struct {
+		server, method, ce string
+		body               []byte
+		status             int    // the response's
+		ran                string // the Content-Encoding the handler saw, "-" if it did not run
+	}{
+		{"strict", "POST", "br", br, 415, "-"},
+		{"strict", "POST", "deflate", br, 415, "-"},
+		{"strict", "POST", "gzip, br", br, 415, "-"},
+		{"strict", "POST", "gzip", gz(t, plain), 200, ""},
+		{"strict", "POST", "identity", plain, 200, "identity"},
+		{"strict", "POST", "", plain, 200, ""},
+		{"strict", "GET", "br", nil, 400, "br"}, // no body: nothing to refuse
+		{"pass", "POST", "br", br, 400, "br"},
+		{"pass", "POST", "gzip", gz(t, plain), 200, ""},
+		{"off", "POST", "br", br, 400, "br"},
+	} {
+		name := fmt.Sprintf("%s %s %q", tc.server, tc.method, tc.ce)
+		ran = ran[:0]
+		req, _ := http.NewRequest(tc.method, servers[tc.server].URL, bytes.NewReader(tc.body))
+		if tc.body == nil {
+			req.Body = nil
+		}
+		if tc.ce != "" {
+			req.Header.Set("Content-Encoding", tc.ce)
+		}
+		resp, err := rawClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: status %d %q, want %d", name, resp.StatusCode, b, tc.status)
+		}
+		if ae := resp.Header.Get("Accept-Encoding"); (tc.status == 415) != (ae == "gzip") {
+			t.Errorf("%s: %d with Accept-Encoding %q; want gzip on a 415 only", name, resp.StatusCode, ae)
+		}
+		if got := strings.Join(ran, ","); tc.ran == "-" && len(ran) != 0 || tc.ran != "-" && got != tc.ran {
+			t.Errorf("%s: the handler saw Content-Encoding %q (ran %d times), want %q", name, got, len(ran), tc.ran)
+		}
 	}
 }

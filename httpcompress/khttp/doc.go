@@ -3,7 +3,8 @@
 // with zstd (RFC 8878) for the clients that accept it and gzip from
 // klauspost's flate for the others. Request bodies in both codings are
 // decompressed under Config.RequestLimit, within a stated bound on memory
-// (see Memory).
+// (see Memory); a body in another coding gets 415 with "Accept-Encoding:
+// zstd, gzip", unless Config.PassRequestEncodings (see Config.RequestLimit).
 //
 //	http.Handle("/", khttp.Handler(mux)) // zstd or gzip, bodies from 1 KiB
 //

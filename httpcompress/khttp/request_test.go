@@ -224,3 +224,27 @@ func TestRequestTooLargeStatesLimitOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestUnsupportedCoding: a request body in a coding khttp does not
+// decode gets 415 with the two it decodes in Accept-Encoding, on a real
+// server, and the handler does not run; with PassRequestEncodings it
+// reaches the handler as it came.
+func TestRequestUnsupportedCoding(t *testing.T) {
+	ran := 0
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ran++
+		fmt.Fprintf(w, "%q", r.Header.Get("Content-Encoding"))
+	})
+	strict, _ := khttp.New(httpcompress.Config{RequestLimit: 1 << 20})
+	pass, _ := khttp.New(httpcompress.Config{RequestLimit: 1 << 20, PassRequestEncodings: true})
+	body := []byte{0x8b, 0x03, 0x80}
+	resp, got := post(t, serve(t, strict(h)).URL, "br", body)
+	if resp.StatusCode != 415 || resp.Header.Get("Accept-Encoding") != "zstd, gzip" || ran != 0 {
+		t.Errorf("br: %d, Accept-Encoding %q, %q, the handler ran %d times; want 415, \"zstd, gzip\", and it did not run",
+			resp.StatusCode, resp.Header.Get("Accept-Encoding"), got, ran)
+	}
+	resp, got = post(t, serve(t, pass(h)).URL, "br", body)
+	if resp.StatusCode != 200 || string(got) != `"br"` || ran != 1 {
+		t.Errorf("br, PassRequestEncodings: %d %q, the handler ran %d times; want 200 \"br\", once", resp.StatusCode, got, ran)
+	}
+}

@@ -19,10 +19,13 @@
 //     build's reports to the test that caused them and wait for the garbage
 //     collector.
 //
-// Three nested modules keep their third-party dependencies out of this one:
-// kgzip (gzpool over github.com/klauspost/compress), httpcompress/khttp
-// (httpcompress over klauspost/compress, with zstd) and reuseprom (the
-// pools' counters for Prometheus).
+// Eight nested modules keep their dependencies out of this one. Three are
+// libraries: kgzip (gzpool over github.com/klauspost/compress),
+// httpcompress/khttp (httpcompress over klauspost/compress, with zstd) and
+// reuseprom (the pools' counters for Prometheus). poolvet is a go vet
+// analyzer for pool misuse, over golang.org/x/tools. The other four are not
+// imported: cmd/reuse/advise (a command), benchmarks, ports (other
+// projects' pooling, for comparison) and examples.
 //
 // A Pool needs no constructor:
 //

@@ -1,6 +1,6 @@
 package reuse
 
-import "github.com/reuse-go/reuse/internal/toolarge"
+import "errors"
 
 // ErrTooLarge is matched, with errors.Is, by every error of this module and
 // its nested modules that reports input or output past a caller's limit:
@@ -22,4 +22,4 @@ import "github.com/reuse-go/reuse/internal/toolarge"
 //
 // Each of these limits is an int64, as http.MaxBytesReader's and
 // io.LimitReader's are, so that one value serves all of them.
-var ErrTooLarge = toolarge.Err
+var ErrTooLarge = errors.New("larger than the limit")

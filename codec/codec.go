@@ -22,7 +22,7 @@ var (
 	ErrFormat = errors.New("invalid Format")
 	// ErrTooLarge is wrapped by Decompress when the output would exceed the
 	// caller's limit. It wraps reuse.ErrTooLarge.
-	ErrTooLarge = toolarge.Sentinel("decompressed data exceeds the limit")
+	ErrTooLarge error = toolarge.Sentinel("decompressed data exceeds the limit")
 	// ErrCorrupt is wrapped, beside the underlying cause, when compressed
 	// input is corrupt or truncated.
 	ErrCorrupt = errors.New("corrupt or truncated compressed data")

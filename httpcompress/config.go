@@ -18,7 +18,7 @@ var (
 	// ErrRequestTooLarge is wrapped, beside an *http.MaxBytesError, by the
 	// Read of a decompressed request body that would pass Config.RequestLimit.
 	// It wraps reuse.ErrTooLarge, the sentinel of every limit.
-	ErrRequestTooLarge = toolarge.Sentinel("httpcompress: decompressed request body too large")
+	ErrRequestTooLarge error = toolarge.Sentinel("httpcompress: decompressed request body too large")
 )
 
 // DefaultMinSize is the minimum size of a response body that Handler

@@ -1,12 +1,14 @@
-// Package toolarge holds the module's one sentinel for input or output past
-// a caller's limit, reuse.ErrTooLarge, where every package can reach it, and
-// makes the package sentinels that wrap it.
+// Package toolarge makes the package sentinels that wrap the module's one
+// sentinel for input or output past a caller's limit, reuse.ErrTooLarge.
+// The sentinel is declared in package reuse, so that go doc shows it as a
+// plain error; the root package imports none of the packages that import
+// this one, so there is no cycle.
 package toolarge
 
-import "errors"
+import "github.com/reuse-go/reuse"
 
 // Err is reuse.ErrTooLarge.
-var Err = errors.New("larger than the limit")
+var Err = reuse.ErrTooLarge
 
 // Sentinel returns a package's own sentinel: an error whose message is msg
 // and which errors.Is matches to Err.

@@ -22,7 +22,7 @@ var (
 	ErrFormat = errors.New("invalid Format")
 	// ErrTooLarge is wrapped by Decompress when the output would exceed the
 	// caller's limit. It wraps reuse.ErrTooLarge.
-	ErrTooLarge error = toolarge.Sentinel("decompressed data exceeds the limit")
+	ErrTooLarge error = toolarge.Sentinel("decompressed data exceeds the limit", reuse.ErrTooLarge)
 	// ErrCorrupt is wrapped, beside the underlying cause, when compressed
 	// input is corrupt or truncated.
 	ErrCorrupt = errors.New("corrupt or truncated compressed data")
@@ -468,7 +468,7 @@ func (c *Codec) measure(e *rentry, dst, src []byte, limit, n int, scratch []byte
 var errTooLarge = errors.New("limit reached")
 
 func (c *Codec) corrupt(err error) error {
-	if errors.Is(err, toolarge.Err) {
+	if errors.Is(err, reuse.ErrTooLarge) {
 		return fmt.Errorf("%s: %w", c.f.Name, err) // a decompressor that refuses what it cannot hold
 	}
 	return fmt.Errorf("%s: %w: %w", c.f.Name, ErrCorrupt, err)

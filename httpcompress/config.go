@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/codec"
 	"github.com/reuse-go/reuse/internal/toolarge"
 )
@@ -18,7 +19,7 @@ var (
 	// ErrRequestTooLarge is wrapped, beside an *http.MaxBytesError, by the
 	// Read of a decompressed request body that would pass Config.RequestLimit.
 	// It wraps reuse.ErrTooLarge, the sentinel of every limit.
-	ErrRequestTooLarge error = toolarge.Sentinel("httpcompress: decompressed request body too large")
+	ErrRequestTooLarge error = toolarge.Sentinel("httpcompress: decompressed request body too large", reuse.ErrTooLarge)
 )
 
 // DefaultMinSize is the minimum size of a response body that Handler

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reuse-go/reuse"
 	"github.com/reuse-go/reuse/codec"
-	"github.com/reuse-go/reuse/internal/toolarge"
 )
 
 // requestBody decompresses a request body through a pooled decompressor,
@@ -177,7 +177,7 @@ func (b *requestBody) Read(p []byte) (int, error) {
 // more memory than the limit justifies is too large, as a stream past the
 // limit is; anything else is the stream's.
 func (b *requestBody) fail(err error) error {
-	if errors.Is(err, toolarge.Err) { // reuse.ErrTooLarge, which codec.ErrTooLarge wraps
+	if errors.Is(err, reuse.ErrTooLarge) { // which codec.ErrTooLarge wraps
 		b.tooLarge = true
 		b.err = &tooLargeError{mbe: http.MaxBytesError{Limit: b.limit}, cause: err}
 	} else {

@@ -19,7 +19,7 @@ import (
 // *http.MaxBytesError (a body behind http.MaxBytesReader). It wraps
 // reuse.ErrTooLarge, so a handler that answers 413 on either sentinel
 // answers it for all three.
-var ErrTooLarge error = toolarge.Sentinel("input larger than the limit")
+var ErrTooLarge error = toolarge.Sentinel("input larger than the limit", reuse.ErrTooLarge)
 
 // minRead is the first read size and the smallest buffer Decode allocates.
 const minRead = 512

@@ -45,11 +45,22 @@ func Encodings() []httpcompress.Encoding {
 
 // Gzip returns the gzip Encoding backed by klauspost/compress, whose
 // deflate is faster than compress/flate's at every level. Levels are
-// klauspost's, -2 to 9, and -1 is its default, 5. Request bodies are read
-// with klauspost's gzip reader. Its compressors and decompressors come from
+// klauspost's, -2 to 9, and -1 is its default, 5. Its compressors come from
 // one codec.Codec for the whole program, shared by every middleware that
 // uses the Encoding. Config.Jitter's padding is the gzip header's comment
 // (a padding of 1 byte takes 2 there).
+//
+// Request bodies are read with klauspost's gzip reader, a new one for each
+// body, about 40 KiB with its 32 KiB window. It is not pooled because
+// klauspost's flate decoder keeps its Huffman tables across Reset: a reused
+// one accepts a corrupt body, shaped by the body it read before (another
+// client's), that a new one refuses (see kgzip's "Readers are not reused";
+// TestRequestGzipForgetsPreviousBody fails when the readers are pooled). A
+// server where that allocation matters can read gzip bodies with the
+// compress/gzip readers httpcompress.Gzip pools, which Reset clears:
+//
+//	Encodings: []httpcompress.Encoding{khttp.Zstd(),
+//		{Name: "gzip", Open: khttp.Gzip().Open, OpenReader: httpcompress.Gzip().OpenReader}},
 func Gzip() httpcompress.Encoding { return gzipEncoding }
 
 var gzipEncoding = httpcompress.Encoding{Name: "gzip", Open: openGzip, OpenReader: openGzipReader}

@@ -83,12 +83,10 @@
 // write it out with WriteTo before Put. Bytes is valid only until the next
 // change: a Write that grows the buffer moves it to another array.
 //
-// Get returns an empty Buffer (pitfall P3) unless memory was written after
-// its Put, which the debug build reports (reuse.Misuse says where). In a
-// normal build such a write reaches the next user's Buffer: a Write through a
-// *Buffer kept after Put makes the next Get return those bytes, Len included,
-// and a write through a kept slice changes bytes beyond Len, which Get does
-// not clear either: do not pool secrets.
+// Get returns an empty Buffer (pitfall P3) unless memory was written after its
+// Put, which the debug build reports (reuse.Misuse says where): a Write through
+// a *Buffer kept after Put reaches the next Get's Buffer, Len included. Get
+// does not clear the bytes beyond Len either: do not pool secrets.
 //
 // # Concurrency
 //

@@ -254,11 +254,10 @@ func (p *Pool) budgetBytes() int64 {
 	return cmp.Or(p.budget, DefaultBudget*int64(max(1, runtime.GOMAXPROCS(0)/4)))
 }
 
-// Get returns an empty Buffer whose capacity is the default capacity of the
-// calling goroutine's processor, from the pool or new. The caller owns it
-// until it passes it to Put. The Buffer is not empty when memory was written
-// after its Put, a misuse the debug build reports (see Ownership in the
-// package doc).
+// Get returns an empty Buffer (unless written after its Put: see Ownership in
+// the package doc) whose capacity is the default capacity of the calling
+// goroutine's processor, from the pool or new. The caller owns it until it
+// passes it to Put.
 func (p *Pool) Get() *Buffer {
 	if p == nil {
 		panic("bytebuf: Pool.Get: nil *Pool")

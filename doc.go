@@ -92,6 +92,9 @@
 // bytebuf.Pool's slots decline it: a Buffer is cheap to make again, and with
 // many Ps the second chance kept one Buffer per P through one more collection
 // than a sync.Pool keeps its values.
+// For a T that is not one pointer word, the slot holds the value in a box of
+// its own, which keeps a copy of the value a Get took until the next Put on
+// that P overwrites it: still at most one value per P.
 // A pool left idle keeps nothing per P after two collections, not even the
 // slots themselves, and slots of processors that GOMAXPROCS no longer runs
 // are emptied the same way. A pool first used with few processors gives a

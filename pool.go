@@ -79,11 +79,16 @@ type paddedBox[T any] struct {
 type poolSlot struct {
 	perp.Base[struct{}]
 	// val is the value Put last on the P, nil when empty: T itself when T
-	// is one pointer word (modeWord), a box holding it otherwise. The sweep
-	// may empty it.
+	// is one pointer word (modeWord), box otherwise. The sweep may empty it.
 	val unsafe.Pointer
-	// box is an empty box for the next Put of a T that is not one word: the
-	// one the last Get emptied. The sweep empties it with val.
+	// box is the slot's own box for a T that is not one word, nil until the
+	// P's first Put of one: Put copies the value in and sets val to box; Get
+	// copies it out and empties val alone. So each op stores one pointer
+	// word less than moving the box between val and a spare, and Get does
+	// not zero the box: it keeps a copy of the value Get took until the
+	// next Put on the P overwrites it, or the sweep drops the box (one value
+	// per P, as val keeps one; see "# Retention"). The sweep empties it with
+	// val.
 	box unsafe.Pointer
 	_   [perp.SlotSize - unsafe.Sizeof(perp.Base[struct{}]{}) - 2*unsafe.Sizeof(uintptr(0))]byte
 }
@@ -153,8 +158,7 @@ func (p *Pool[T]) Get() T {
 				if p.mode.Load()&modeWord != 0 {
 					x = p.fromWord(v)
 				} else {
-					sl.box = v // the emptied box serves the next Put
-					x = unbox[T](v)
+					x = p.fromBox(v) // v is sl.box, which serves the next Put
 				}
 				perp.Unpin()
 				if debug.Enabled {
@@ -255,7 +259,7 @@ func (p *Pool[T]) Put(x T) {
 					return
 				}
 				intoBox(b, x)
-				sl.val, sl.box = b, nil
+				sl.val = b
 				perp.Unpin()
 				return
 			}
@@ -296,8 +300,8 @@ func (p *Pool[T]) putBoxed(x T) {
 	b := &new(paddedBox[T]).v
 	*b = x
 	pid := perp.Pin()
-	if sl := p.slots.At(pid); sl != nil && sl.val == nil {
-		sl.val = unsafe.Pointer(b)
+	if sl := p.slots.At(pid); sl != nil && sl.val == nil && sl.box == nil {
+		sl.val, sl.box = unsafe.Pointer(b), unsafe.Pointer(b)
 		perp.Unpin()
 		return
 	}

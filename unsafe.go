@@ -33,6 +33,14 @@ func (p *Pool[T]) fromWord(v unsafe.Pointer) T {
 	return *(*T)(unsafe.Pointer(&v))
 }
 
+// fromBox returns a copy of the T that the box v holds, and leaves the box
+// as it is: a slot's own box, which the next Put on its P overwrites.
+// Invariant: v points to a T. It is a method, not a generic function, so
+// that Get calls it without loading a dictionary of its own.
+func (p *Pool[T]) fromBox(v unsafe.Pointer) T {
+	return *(*T)(v)
+}
+
 // unbox returns the T that the box v (a *T that Put filled) holds, and
 // clears the box so that it keeps nothing alive. Invariant: v points to a T.
 func unbox[T any](v unsafe.Pointer) T {

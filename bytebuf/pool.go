@@ -374,7 +374,9 @@ func (p *Pool) Put(b *Buffer) {
 					p.changes.Add(1)
 				}
 			}
-			b.home = sl
+			if b.home != sl { // a load of b's line, not a store with a write barrier check
+				b.home = sl
+			}
 			limit := p.limit.Load()
 			if sl.push(b, limit) {
 				perp.Unpin()

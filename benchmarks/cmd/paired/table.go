@@ -34,8 +34,9 @@ const (
 )
 
 // writeTable merges the records of files into one row per case: for each
-// GOMAXPROCS and mode, the lowest and highest median ratio over the
-// layouts and binaries, and whether every one is within the case's target.
+// GOMAXPROCS and mode, the median, lowest and highest of the cells' median
+// ratios over the layouts, binaries and runs, and whether every column's
+// median is within the case's target.
 func writeTable(files []string, readme string) error {
 	var recs []record
 	bins := map[string]bool{}
@@ -116,11 +117,11 @@ func writeTable(files []string, readme string) error {
 				continue
 			}
 			any = true
-			lo, hi := slices.Min(rs), slices.Max(rs)
-			if hasTarget && hi > target {
+			mid, lo, hi := median(rs), slices.Min(rs), slices.Max(rs)
+			if hasTarget && mid > target {
 				met = false
 			}
-			fmt.Fprintf(&t, " %.2f–%.2f× |", lo, hi)
+			fmt.Fprintf(&t, " %.2f× (%.2f–%.2f) |", mid, lo, hi)
 		}
 		ns := ""
 		if len(base1) > 0 {
@@ -137,8 +138,9 @@ func writeTable(files []string, readme string) error {
 		bl = append(bl, b)
 	}
 	slices.Sort(bl)
-	fmt.Fprintf(&t, "\nEach cell: lowest–highest median of %d interleaved rounds over 3 layouts (closures, struct fields, "+
-		"package variables) × %d binaries (%s); ns/op: median baseline / reuse at P=1. %s; "+
+	fmt.Fprintf(&t, "\nEach cell: the median, and lowest–highest, of the medians of %d interleaved rounds in 3 layouts "+
+		"(closures, struct fields, package variables) × %d binaries (%s) × runs; met: every column's median within "+
+		"the target; ns/op: median baseline / reuse at P=1. %s; "+
 		"1-minute load average during the runs %s.\n",
 		rounds, len(bl), strings.Join(bl, ", "), envLine(), loadRange(loads))
 	if readme == "" {

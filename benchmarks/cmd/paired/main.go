@@ -70,6 +70,7 @@ func main() {
 		os.Exit(2)
 	}
 	padUse()
+	defer func() { runtime.KeepAlive(sink) }() // the loops' results, read at the end
 	var w *bufio.Writer
 	if *out != "" {
 		f, err := os.OpenFile(*out, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)

@@ -31,9 +31,8 @@ type Buffer struct {
 	buf []byte
 	// pool is the Pool that made the Buffer, nil for a Buffer made otherwise.
 	pool *Pool
-	// home is the slot of the P the Buffer was last Put on or got from
-	// (see Pool.slots): it keeps the array of slots alive, with the sizing
-	// state and the class pools it holds.
+	// home is the slot of the P the Buffer was last Put on or got from: it
+	// keeps the array of slots alive, with the sizing state and class pools.
 	home *slot
 	// peak is the largest length the buffer held before its last Reset,
 	// Truncate or WriteTo since it left the pool, so that a Buffer emptied

@@ -270,8 +270,7 @@ func (p *Pool) Get() *Buffer {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
 		if sl := p.slots.At(pid); sl != nil {
 			sl.CountGet(true)
-			// A popped entry stays, which spares a write barrier; one
-			// may be nil after a sweep.
+			// A popped entry stays (no write barrier); one may be nil after a sweep.
 			var b *Buffer
 			if sl.depth > 0 {
 				sl.depth--

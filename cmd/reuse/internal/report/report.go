@@ -42,6 +42,9 @@ type Report struct {
 	// Sweep, when asked for (-gc-sweep), is reuse's gain measured again
 	// under a grid of GC settings.
 	Sweep []SweepPoint `json:"gc_sweep,omitempty"`
+	// Chance is what chance alone gives in the counts against sync.Pool,
+	// written by WriteJSON from the workloads (see Summary).
+	Chance *Chance `json:"chance,omitempty"`
 }
 
 // Workload is one of W1–W11 with its cases and what its pitfall detectors found.

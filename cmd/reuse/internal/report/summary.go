@@ -13,6 +13,9 @@ type Summary struct {
 	What     string   `json:"what"`
 	Where    string   `json:"where"`
 	Findings []string `json:"findings"`
+	// Chance is what chance alone gives in the headline's counts, which
+	// the finding after the headline states.
+	Chance Chance `json:"chance"`
 }
 
 // Summarize computes the summary of a report.
@@ -30,9 +33,14 @@ func Summarize(r Report) Summary {
 	s := Summary{
 		What: fmt.Sprintf("%d workloads, %d cases, %d variants, %d rounds each (one per pass over the workloads, each on a fresh pool%s), in %.0f s (%s run); times are %s time per op",
 			len(r.Workloads), cases, variants, rounds, processes(r), r.Seconds, r.Mode, map[string]string{"cpu": "process CPU", "wall": "wall-clock"}[r.Timing]),
-		Where: Machine(r),
+		Where:  Machine(r),
+		Chance: headlineChance(r),
 	}
-	s.Findings = append(s.Findings, headlineFinding(r), baselineFinding(r))
+	s.Findings = append(s.Findings, headlineFinding(r))
+	if s.Chance.Cases > 0 {
+		s.Findings = append(s.Findings, s.Chance.sentence())
+	}
+	s.Findings = append(s.Findings, baselineFinding(r))
 	if f := unsteadyFinding(r); f != "" {
 		s.Findings = append(s.Findings, f)
 	}

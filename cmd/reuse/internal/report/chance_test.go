@@ -1,0 +1,143 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestCountQuantile checks the quantile against the binomial's, computed
+// apart from the code (Python's math.comb, summing the pmf): for
+// Binomial(39, 0.025), P(≤2) = 0.9267 and P(≤3) = 0.9840, so its 95th
+// percentile is 3; for 39 trials at 9 rounds' rate, 10/512, it is 2
+// (P(≤2) = 0.9596); for Binomial(100, 0.05), 9 (P(≤8) = 0.9369,
+// P(≤9) = 0.9718); for Binomial(9, ½), 7.
+func TestCountQuantile(t *testing.T) {
+	same := func(n int, p float64) []float64 {
+		r := make([]float64, n)
+		for i := range r {
+			r[i] = p
+		}
+		return r
+	}
+	for _, tt := range []struct {
+		name  string
+		rates []float64
+		want  int
+	}{
+		{"Binomial(39, 0.025)", same(39, 0.025), 3},
+		{"Binomial(39, 10/512)", same(39, 10.0/512), 2},
+		{"Binomial(100, 0.05)", same(100, 0.05), 9},
+		{"Binomial(9, ½)", same(9, 0.5), 7},
+		{"one trial", same(1, 0.025), 0},
+		{"no trial", nil, 0},
+		{"certain events", same(5, 1), 5},
+		// Unequal rates: two certain events and 39 at 0.025 is 2 + 3.
+		{"unequal", append(same(2, 1), same(39, 0.025)...), 5},
+	} {
+		if got := countQuantile(tt.rates, 0.95); got != tt.want {
+			t.Errorf("countQuantile(%s, 0.95) = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// chanceRun is a report of 39 cases against sync.Pool, 9 rounds each, of
+// which slower read slower and the rest the same within noise.
+func chanceRun(slower int) Report {
+	w := Workload{ID: "W1", Name: "n"}
+	for i := range 39 {
+		v := Interval{Low: 0.95, Median: 1, High: 1.05, Confidence: 1 - 20.0/512}
+		if i < slower {
+			v = Interval{Low: 0.8, Median: 0.85, High: 0.9, Confidence: 1 - 20.0/512}
+		}
+		cmp := Comparison{Against: "sync.Pool", Speedup: v, Status: status(v)}
+		w.Cases = append(w.Cases, Case{Name: string(rune('a' + i)), Verdict: Verdict{Headline: cmp, Baseline: cmp}})
+	}
+	return Report{Workloads: []Workload{w}}
+}
+
+func TestChanceSentence(t *testing.T) {
+	const head = "By chance alone: with 39 intervals of 96% against sync.Pool, 0.8 cases on average read slower (and as many faster) when nothing differs, and 2 or fewer in 95 runs of 100; "
+	for _, tt := range []struct {
+		slower int
+		want   string
+	}{
+		{0, head + "none slower here."},
+		{1, head + "1 slower here, within what chance alone gives."},
+		{4, head + "4 slower here, more than chance alone gives."},
+	} {
+		r := chanceRun(tt.slower)
+		f := Summarize(r).Findings
+		if len(f) < 2 || !strings.HasPrefix(f[0], "Against sync.Pool written correctly") || f[1] != tt.want {
+			t.Errorf("%d slower: findings\n%q\nwant the headline, then\n%q", tt.slower, f, tt.want)
+		}
+		var page bytes.Buffer
+		if err := WriteHTML(&page, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(page.String(), "<li>"+tt.want+"</li>") {
+			t.Errorf("%d slower: the page lacks %q among its findings", tt.slower, tt.want)
+		}
+		var b bytes.Buffer
+		if err := WriteJSON(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ Chance Chance }
+		if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		c := got.Chance
+		if c.Cases != 39 || c.Slower != tt.slower || c.Limit != 2 || c.Beyond != (tt.slower > 2) || math.Abs(c.Rate-10.0/512) > 1e-12 || math.Abs(c.Expected-39*10.0/512) > 1e-9 {
+			t.Errorf("%d slower: JSON chance = %+v", tt.slower, c)
+		}
+	}
+}
+
+// TestChanceNoCase: with no comparison with sync.Pool there is no
+// sentence about chance.
+func TestChanceNoCase(t *testing.T) {
+	for _, f := range Summarize(Report{}).Findings {
+		if strings.Contains(f, "chance") {
+			t.Errorf("a report with no case says %q", f)
+		}
+	}
+}
+
+// TestFalseSlowerRate checks by simulation the rate that Chance assumes:
+// when nothing differs, each round's ratio as likely above 1 as below, a
+// case of 9 rounds reads "slower" in 10/512 = 1.95% of runs and "faster"
+// as often, whatever the distribution of the ratios.
+func TestFalseSlowerRate(t *testing.T) {
+	const trials = 40000
+	state := uint64(3)
+	next := func() float64 { // log-normal-ish: exp of a sum of uniforms, median 1
+		var s float64
+		for range 4 {
+			state = state*6364136223846793005 + 1442695040888963407
+			s += (float64(state>>11)+0.5)/(1<<53) - 0.5
+		}
+		return math.Exp(s)
+	}
+	var slower, faster int
+	for range trials {
+		xs := make([]float64, 9)
+		for i := range xs {
+			xs[i] = next()
+		}
+		switch status(medianInterval(xs)) {
+		case StatusSlower:
+			slower++
+		case StatusFaster:
+			faster++
+		}
+	}
+	// The standard error of a rate near 0.0195 over 40 000 trials is 0.0007.
+	for _, got := range []float64{float64(slower) / trials, float64(faster) / trials} {
+		if math.Abs(got-10.0/512) > 0.0035 {
+			t.Errorf("slower in %.4f and faster in %.4f of trials, want %.4f each", float64(slower)/trials, float64(faster)/trials, 10.0/512)
+		}
+	}
+	t.Logf("slower in %.4f, faster in %.4f of trials (want %.4f)", float64(slower)/trials, float64(faster)/trials, 10.0/512)
+}

@@ -141,3 +141,25 @@ func TestFalseSlowerRate(t *testing.T) {
 	}
 	t.Logf("slower in %.4f, faster in %.4f of trials (want %.4f)", float64(slower)/trials, float64(faster)/trials, 10.0/512)
 }
+
+// TestSlowerNeedsEightOfNine pins the rate to the interval: over 9 rounds
+// a case reads "slower" exactly when at least 8 ratios lie below 1, which
+// has probability P(Binomial(9, ½) ≤ 1) = 10/512 when nothing differs.
+func TestSlowerNeedsEightOfNine(t *testing.T) {
+	for below := 0; below <= 9; below++ {
+		xs := make([]float64, 9)
+		for i := range xs {
+			xs[i] = 1.1
+			if i < below {
+				xs[i] = 0.9
+			}
+		}
+		iv := medianInterval(xs)
+		if got, want := status(iv) == StatusSlower, below >= 8; got != want {
+			t.Errorf("%d of 9 ratios below 1: %s (%+v), want slower %v", below, status(iv), iv, want)
+		}
+		if (1-iv.Confidence)/2 != 10.0/512 {
+			t.Errorf("9 rounds: (1 - Confidence)/2 = %v, want 10/512", (1-iv.Confidence)/2)
+		}
+	}
+}

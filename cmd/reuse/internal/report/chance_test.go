@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestCountQuantile checks the quantile against the binomial's, computed
@@ -161,5 +165,69 @@ func TestSlowerNeedsEightOfNine(t *testing.T) {
 		if (1-iv.Confidence)/2 != 10.0/512 {
 			t.Errorf("9 rounds: (1 - Confidence)/2 = %v, want 10/512", (1-iv.Confidence)/2)
 		}
+	}
+}
+
+// TestAAChance runs cases whose reuse variant is the very code of its
+// sync.Pool variant (one constructor, one closure) through the report's
+// harness, 9 passes each, and counts the cases that read slower and
+// faster: nothing differs, so the counts are chance alone. It measures for
+// a while, so it runs only when REUSE_AA gives the number of cases.
+func TestAAChance(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("REUSE_AA"))
+	if n <= 0 {
+		t.Skip("set REUSE_AA to a number of cases to run the A/A check")
+	}
+	newOp := func() Op {
+		pool := sync.Pool{New: func() any { return new([64]byte) }}
+		return func(see func(any)) error {
+			b := pool.Get().(*[64]byte)
+			b[0]++
+			keep(b)
+			pool.Put(b)
+			if see != nil {
+				see(0)
+			}
+			return nil
+		}
+	}
+	var runs []*caseRun
+	for range n {
+		runs = append(runs, &caseRun{def: CaseDef{Variants: []VariantDef{
+			{Name: "new", Role: RoleBaseline, New: func() Op {
+				return func(see func(any)) error {
+					keep(new([64]byte))
+					if see != nil {
+						see(0)
+					}
+					return nil
+				}
+			}},
+			{Name: "sync.Pool", Role: RoleSyncPoolCorrect, New: newOp},
+			{Name: "the same sync.Pool", Role: RoleReuse, New: newOp},
+		}}, ms: make([]*measurement, 3)})
+	}
+	for pass := range 9 {
+		for _, c := range runs {
+			c.pass(pass, 2*time.Millisecond)
+		}
+	}
+	w := Workload{ID: "AA"}
+	for _, c := range runs {
+		w.Cases = append(w.Cases, c.result())
+	}
+	ch := headlineChance(Report{Workloads: []Workload{w}})
+	var faster int
+	var rates []float64
+	for _, c := range w.Cases {
+		if c.Verdict.Headline.Status == StatusFaster {
+			faster++
+		}
+		rates = append(rates, (1-c.Verdict.Headline.Speedup.Confidence)/2)
+	}
+	t.Logf("A/A over %d cases: %d slower, %d faster; chance gives %.1f each, %d or fewer in 95 runs of 100",
+		ch.Cases, ch.Slower, faster, ch.Expected, ch.Limit)
+	if limit := countQuantile(rates, 0.999); ch.Cases != n || ch.Slower > limit || faster > limit {
+		t.Errorf("A/A: %d of %d cases judged, %d slower and %d faster: beyond the 99.9th percentile of chance, %d", ch.Cases, n, ch.Slower, faster, limit)
 	}
 }

@@ -38,8 +38,8 @@ type record struct {
 	Mode   string  `json:"mode"` // serial or everyP
 	Case   string  `json:"case"`
 	Ratio  float64 `json:"ratio"`
-	P25    float64 `json:"p25"`
-	P75    float64 `json:"p75"`
+	Q1     float64 `json:"q1"`
+	Q3     float64 `json:"q3"`
 	BaseNs float64 `json:"base_ns"`
 	OursNs float64 `json:"ours_ns"`
 	Rounds int     `json:"rounds"`
@@ -103,7 +103,7 @@ func main() {
 					r := measure(pairs[name], procs, mode == "everyP", *rounds, *batch)
 					r.Bin, r.Layout, r.Procs, r.Mode, r.Case, r.Load = *bin, l.name, procs, mode, name, load()
 					fmt.Printf("%-6s %-7s P=%d %-6s %-14s %.3f [%.3f %.3f]  %.2f / %.2f ns\n",
-						r.Bin, r.Layout, r.Procs, r.Mode, r.Case, r.Ratio, r.P25, r.P75, r.BaseNs, r.OursNs)
+						r.Bin, r.Layout, r.Procs, r.Mode, r.Case, r.Ratio, r.Q1, r.Q3, r.BaseNs, r.OursNs)
 					if w != nil {
 						b, _ := json.Marshal(r)
 						w.Write(append(b, '\n'))
@@ -166,7 +166,7 @@ func measure(p pair, procs int, everyP bool, rounds int, batch time.Duration) re
 	slices.Sort(ratios)
 	k := len(ratios)
 	return record{
-		Ratio: ratios[k/2], P25: ratios[k/4], P75: ratios[(3*k)/4],
+		Ratio: ratios[k/2], Q1: ratios[k/4], Q3: ratios[(3*k)/4],
 		BaseNs: median(tb), OursNs: median(to), Rounds: rounds,
 	}
 }

@@ -1,6 +1,7 @@
 package poolvet
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -28,6 +29,7 @@ func (c *checker) computeFacts() {
 			break
 		}
 	}
+	c.computeTakes()
 	for fn, f := range c.facts {
 		if obj, ok := fn.Object().(*types.Func); ok && fn.Synthetic == "" && obj.Pkg() == c.pass.Pkg {
 			c.pass.ExportObjectFact(obj, f)
@@ -45,6 +47,7 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 	if len(rels) == 0 {
 		return nil
 	}
+	rels = append(rels, c.boxedReleases(fn, rels)...)
 	var f releasesFact
 	for i, v := range candidates(fn) {
 		rep, _ := c.vs.of(v)
@@ -103,9 +106,15 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 	}
 	// A branch on the value alone (a nil check, a size limit) decides
 	// between giving it back and dropping it: either way the caller no
-	// longer owns it.
+	// longer owns it. So does a branch of a pool type's method on the
+	// value and the pool's own state (bytebufferpool's Put drops buffers
+	// larger than the size it calibrated).
+	var pool ssa.Value
+	if recv := fn.Signature.Recv(); recv != nil && len(fn.Params) > 0 && holdsSyncPool(recv.Type()) {
+		pool, _ = c.vs.of(fn.Params[0])
+	}
 	for _, b := range fn.Blocks {
-		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly(iff.Cond, rep, 0) {
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly2(iff.Cond, rep, pool, 0) {
 			gen[b] = true
 		}
 	}
@@ -150,18 +159,33 @@ func mustPass(fn *ssa.Function, gen map[*ssa.BasicBlock]bool) bool {
 // dependsOnly reports whether v is computed from the class rep, constants
 // and globals alone.
 func (c *checker) dependsOnly(v ssa.Value, rep ssa.Value, depth int) bool {
+	return c.dependsOnly2(v, rep, nil, depth)
+}
+
+// dependsOnly2 is dependsOnly with a second class, other (if not nil),
+// allowed too.
+func (c *checker) dependsOnly2(v ssa.Value, rep, other ssa.Value, depth int) bool {
 	if depth > 10 {
 		return false
 	}
-	if r, _ := c.vs.of(v); r == rep {
+	if r, _ := c.vs.of(v); r == rep || other != nil && r == other {
 		return true
+	}
+	if x, ok := v.(*ssa.UnOp); ok && x.Op == token.MUL {
+		// A load of a variable stored once (a parameter whose address
+		// is taken) is the value stored.
+		if a, ok := x.X.(*ssa.Alloc); ok {
+			if sv := storedOnce(a); sv != nil {
+				return c.dependsOnly2(sv, rep, other, depth+1)
+			}
+		}
 	}
 	switch x := v.(type) {
 	case *ssa.Const, *ssa.Global:
 		return true
 	case *ssa.Call:
 		if x.Call.IsInvoke() {
-			if !c.dependsOnly(x.Call.Value, rep, depth+1) {
+			if !c.dependsOnly2(x.Call.Value, rep, other, depth+1) {
 				return false
 			}
 		} else {
@@ -172,18 +196,234 @@ func (c *checker) dependsOnly(v ssa.Value, rep ssa.Value, depth int) bool {
 			}
 		}
 		for _, a := range x.Call.Args {
-			if !c.dependsOnly(a, rep, depth+1) {
+			if !c.dependsOnly2(a, rep, other, depth+1) {
 				return false
 			}
 		}
 		return true
 	case *ssa.BinOp, *ssa.UnOp, *ssa.Convert, *ssa.ChangeType, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Index:
 		for _, op := range v.(ssa.Instruction).Operands(nil) {
-			if *op != nil && !c.dependsOnly(*op, rep, depth+1) {
+			if *op != nil && !c.dependsOnly2(*op, rep, other, depth+1) {
 				return false
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// computeTakes adds to the facts the results that hand out pooled values
+// (see releasesFact.Takes). A Get wrapper may call another one, so it
+// iterates to a fixed point too.
+func (c *checker) computeTakes() {
+	for iter := 0; iter < 8; iter++ {
+		changed := false
+		for _, fn := range c.fns {
+			t := c.takesOfFunc(fn)
+			if len(t) == 0 {
+				continue
+			}
+			f := c.facts[fn]
+			if f == nil {
+				f = new(releasesFact)
+				c.facts[fn] = f
+			}
+			if len(f.Takes) != len(t) {
+				f.Takes = t
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// takesOfFunc returns the results of fn that, on every return, are a
+// value taken from a pool or new memory, and on one at least a pooled one,
+// of a type that a function of the package gives back.
+func (c *checker) takesOfFunc(fn *ssa.Function) []int {
+	res := fn.Signature.Results()
+	if res.Len() == 0 || len(fn.Blocks) == 0 {
+		return nil
+	}
+	taken := make(map[ssa.Value]bool)
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if call, ok := in.(*ssa.Call); ok {
+				if v, _, _ := c.taken(call); v != nil {
+					rep, _ := c.vs.of(v)
+					taken[rep] = true
+				}
+			}
+		}
+	}
+	if len(taken) == 0 {
+		return nil
+	}
+	var out []int
+	for i := 0; i < res.Len(); i++ {
+		if !c.givesBackType(res.At(i).Type()) {
+			continue
+		}
+		some, all := false, true
+		for _, b := range fn.Blocks {
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok || len(ret.Results) != res.Len() {
+				continue
+			}
+			v := ret.Results[i]
+			if c.fromTaken(v, taken) {
+				some = true
+			} else if !fresh(v) {
+				all = false
+			}
+		}
+		if some && all {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// givesBackType reports whether a function of the package gives back, on
+// every path, a parameter of type t.
+func (c *checker) givesBackType(t types.Type) bool {
+	for fn, f := range c.facts {
+		cands := candidates(fn)
+		for _, i := range f.Put {
+			if i < len(cands) && types.Identical(cands[i].Type(), t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fresh reports whether v is new memory or nil: what a Get wrapper
+// returns when its pool cannot serve the size asked for.
+func fresh(v ssa.Value) bool {
+	for range 8 {
+		switch x := v.(type) {
+		case *ssa.Const, *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap:
+			return true
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// takenResult returns result i of a call: the call itself when it has one
+// result, else its Extract of index i (nil if none).
+func takenResult(call *ssa.Call, i int) ssa.Value {
+	if call.Call.Signature().Results().Len() == 1 {
+		return call
+	}
+	for _, r := range *call.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && x.Index == i {
+			return x
+		}
+	}
+	return nil
+}
+
+// holdsSyncPool reports whether t, or what it points to, is a struct with
+// a sync.Pool field (or an array of them, or a pointer to one): a pool
+// type.
+func holdsSyncPool(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if p, ok := ft.(*types.Pointer); ok {
+			ft = p.Elem()
+		}
+		if a, ok := ft.(*types.Array); ok {
+			ft = a.Elem()
+		}
+		if isSyncPool(ft) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSyncPool(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Pool"
+}
+
+// boxedReleases returns, for the Puts of fn, releases of the values stored
+// into a field of the value Put: the box carries them into the pool
+// (libp2p's go-buffer-pool Puts a *bufp holding the slice given back).
+func (c *checker) boxedReleases(fn *ssa.Function, rels []release) []release {
+	var out []release
+	for _, r := range rels {
+		if r.kind != put {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				st, ok := in.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if rep, _ := c.vs.of(fa.X); rep != r.root {
+					continue
+				}
+				root, derived := c.vs.of(st.Val)
+				if derived || c.isConstClass(root) {
+					continue
+				}
+				boxed := r
+				boxed.root = root
+				boxed.arg = st.Val
+				out = append(out, boxed)
+			}
+		}
+	}
+	return out
+}
+
+// fromTaken reports whether v is a value of the classes taken, or a slice
+// loaded from a field of one (a box's buffer, which the box's Get clears
+// before it returns it).
+func (c *checker) fromTaken(v ssa.Value, taken map[ssa.Value]bool) bool {
+	for range 8 {
+		if rep, _ := c.vs.of(v); taken[rep] {
+			return true
+		}
+		switch x := v.(type) {
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.UnOp:
+			fa, ok := x.X.(*ssa.FieldAddr)
+			if !ok || x.Op != token.MUL {
+				return false
+			}
+			rep, _ := c.vs.of(fa.X)
+			return taken[rep]
+		default:
+			return false
+		}
 	}
 	return false
 }

@@ -63,6 +63,9 @@ func (c *checker) taken(call *ssa.Call) (v ssa.Value, errv ssa.Value, handle boo
 	if gets[methodKey(obj)] {
 		return call, nil, false
 	}
+	if f := c.factOf(callee); f != nil && len(f.Takes) > 0 {
+		return takenResult(call, f.Takes[0]), nil, false
+	}
 	if obj.Pkg() == nil || !handleMakers[obj.Pkg().Path()+"."+obj.Name()] {
 		return nil, nil, false
 	}

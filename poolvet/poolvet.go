@@ -44,16 +44,23 @@ poolvet finds, on the paths of the control-flow graph:
 
 // releasesFact records the parameters a function gives back on every path
 // that returns: Put lists those it puts into a pool, Close the pooled
-// handles it closes. Parameter 0 of a method is its receiver.
+// handles it closes. Parameter 0 of a method is its receiver. Takes lists
+// the results that hand out a value taken from a pool (a Get wrapper: each
+// return gives a value of a Get, or new memory), when the package also
+// gives back values of that type (a Put wrapper's fact).
 type releasesFact struct {
 	Put   []int
 	Close []int
+	Takes []int
 }
 
 // AFact marks releasesFact as a fact.
 func (*releasesFact) AFact() {}
 
 func (f *releasesFact) String() string {
+	if len(f.Takes) > 0 {
+		return fmt.Sprintf("releases(put=%v, close=%v, takes=%v)", f.Put, f.Close, f.Takes)
+	}
 	return fmt.Sprintf("releases(put=%v, close=%v)", f.Put, f.Close)
 }
 
@@ -92,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{
 		pass:   pass,
 		pkg:    ssaRes.Pkg,
-		fns:    ssaRes.SrcFuncs,
+		fns:    withInitLiterals(ssaRes.Pkg, ssaRes.SrcFuncs),
 		facts:  make(map[*ssa.Function]*releasesFact),
 		calls:  make(map[token.Pos]*ast.CallExpr),
 		seen:   make(map[string]bool),
@@ -198,6 +205,24 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 // passed arg: arg's own, or s's for s[:0]. It reports false for memory of
 // a value (a field, a subslice) and for a nil.
 func (c *checker) releasedRoot(arg ssa.Value) (ssa.Value, bool) {
+	inner := arg
+	if mi, ok := inner.(*ssa.MakeInterface); ok {
+		inner = mi.X
+	}
+	switch a := inner.(type) {
+	case *ssa.Alloc:
+		// sp.Put(&s), where the variable s holds a value stored once,
+		// gives back that value's memory (syncthing's bufferPool.Put).
+		if v := storedOnce(a); v != nil {
+			arg = v
+		}
+	case *ssa.SliceToArrayPointer:
+		// p.Put((*[N]byte)(buf[:N])) gives back buf's array
+		// (nats-server's recycleMsgBlockBuf).
+		if x, ok := emptied(a.X); ok {
+			arg = x
+		}
+	}
 	root, derived := c.vs.of(arg)
 	if derived {
 		// sp.Put(s[:0]) gives back s.
@@ -904,4 +929,42 @@ func (c *checker) describe(v ssa.Value, name string) string {
 		return "memory of " + name
 	}
 	return name
+}
+
+// storedOnce returns the value stored in the variable a when a is stored
+// exactly once, or nil.
+func storedOnce(a *ssa.Alloc) ssa.Value {
+	var v ssa.Value
+	for _, r := range *a.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			if v != nil {
+				return nil
+			}
+			v = st.Val
+		}
+	}
+	return v
+}
+
+// withInitLiterals returns fns and the function literals of the package's
+// variable initializers (var marshal = func(...) {...}): buildssa lists
+// the literals of declared functions only, and these are in the
+// synthesized init.
+func withInitLiterals(pkg *ssa.Package, fns []*ssa.Function) []*ssa.Function {
+	init := pkg.Func("init")
+	if init == nil {
+		return fns
+	}
+	out := slices.Clip(fns)
+	var add func(f *ssa.Function)
+	add = func(f *ssa.Function) {
+		for _, a := range f.AnonFuncs {
+			if a.Synthetic == "" && !slices.Contains(fns, a) {
+				out = append(out, a)
+			}
+			add(a)
+		}
+	}
+	add(init)
+	return out
 }

@@ -124,3 +124,10 @@ func TestSuites(t *testing.T) {
 		t.Errorf("recall %d/%d on heldout, want at least 90%%", hoFound, ho)
 	}
 }
+
+// TestLifetimes runs the cases whose Get or Put is in another function,
+// in another package, strictly: each // want reported, nothing else, and
+// the facts of the wrappers they call as their // want comments say.
+func TestLifetimes(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), poolvet.Analyzer, "lifetimes", "wrap", "github.com/valyala/bytebufferpool")
+}

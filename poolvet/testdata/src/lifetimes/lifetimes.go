@@ -1,0 +1,194 @@
+// Package lifetimes holds misuse whose Get and Put are in other functions
+// than the misuse, in other packages (wrap, bytebufferpool): the checks
+// follow them through facts. Each bad case names the real bug it reduces
+// (scripts/poolvet-bugs.tsv); each has a clean look-alike below it.
+package lifetimes
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/valyala/bytebufferpool"
+	"wrap"
+)
+
+var bufs wrap.Buffers
+
+var errTooLong = errors.New("too long")
+
+// readHeader is syncthing's rawConnection.readHeader before v1.15.0: a
+// buffer of a pool type's Get is not given back when the read fails.
+func readHeader(r io.Reader, n int) (hdr [4]byte, err error) {
+	buf := bufs.Get(n) // want `value taken from the pool is not given back on the path to the return`
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return hdr, err
+	}
+	copy(hdr[:], buf)
+	bufs.Put(buf)
+	return hdr, nil
+}
+
+func readHeaderClean(r io.Reader, n int) (hdr [4]byte, err error) {
+	buf := bufs.Get(n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		bufs.Put(buf)
+		return hdr, err
+	}
+	copy(hdr[:], buf)
+	bufs.Put(buf)
+	return hdr, nil
+}
+
+// compact is nats-server's fileStore.compact before v2.14.3: a block of a
+// Get wrapper that may allocate is not recycled on an error path.
+func compact(r io.Reader) (int, error) {
+	buf := wrap.GetBlock(512) // want `not given back`
+	n, err := r.Read(buf[:cap(buf)])
+	if err != nil {
+		return 0, err
+	}
+	wrap.RecycleBlock(buf)
+	return n, nil
+}
+
+func compactClean(r io.Reader) (int, error) {
+	buf := wrap.GetBlock(512)
+	defer wrap.RecycleBlock(buf)
+	return r.Read(buf[:cap(buf)])
+}
+
+// nextRequest is nats-server's consumer.processNextMsgRequest before
+// v2.10.23: a request from a constructor that takes it from a pool is not
+// recycled (a method that Puts its receiver) when the queue is full.
+func nextRequest(reply string, queued, limit int) error {
+	wr := wrap.NewRequest(reply, 1) // want `not given back`
+	if queued >= limit {
+		return errTooLong
+	}
+	wr.N += queued
+	wr.Recycle()
+	return nil
+}
+
+func nextRequestClean(reply string, queued, limit int) error {
+	wr := wrap.NewRequest(reply, 1)
+	if queued >= limit {
+		wr.Recycle()
+		return errTooLong
+	}
+	wr.N += queued
+	wr.Recycle()
+	return nil
+}
+
+// writeFrame leaks a bytebufferpool buffer on an error path: Put drops
+// buffers larger than the pool calibrated, either way the caller no
+// longer owns it.
+func writeFrame(w io.Writer, p []byte) error {
+	b := bytebufferpool.Get() // want `not given back`
+	if len(p) > 1<<20 {
+		return errTooLong
+	}
+	b.Write(p)
+	_, err := w.Write(b.B)
+	bytebufferpool.Put(b)
+	return err
+}
+
+func writeFrameClean(w io.Writer, p []byte) error {
+	b := bytebufferpool.Get()
+	defer bytebufferpool.Put(b)
+	if len(p) > 1<<20 {
+		return errTooLong
+	}
+	b.Write(p)
+	_, err := w.Write(b.B)
+	return err
+}
+
+// marshal is a function literal assigned to a package-level variable
+// (issue 59): it returns the bytes of a buffer its deferred Put gives back.
+var marshal = func(s string) ([]byte, error) {
+	b := bytebufferpool.Get()
+	defer bytebufferpool.Put(b)
+	b.Write([]byte(s))
+	return b.B, nil // want `memory of b is returned, but the deferred Put`
+}
+
+var marshalClean = func(s string) ([]byte, error) {
+	b := bytebufferpool.Get()
+	defer bytebufferpool.Put(b)
+	b.Write([]byte(s))
+	return bytes.Clone(b.B), nil
+}
+
+var local = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuf() *bytes.Buffer { // want getBuf:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+	b := local.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+func putBuf(b *bytes.Buffer) { local.Put(b) } // want putBuf:`releases\(put=\[0\], close=\[\]\)`
+
+// encode is git-spice's graphQLTransport.RoundTrip before v0.20.0, and
+// projectdiscovery/utils' ResponseChain.FullResponseBytes before v0.7.2:
+// the buffer of a Get helper is read by what is returned after the
+// deferred Put helper gave it back.
+var encode = func(s string) io.Reader {
+	b := getBuf()
+	defer putBuf(b)
+	b.WriteString(s)
+	return bytes.NewReader(b.Bytes()) // want `returned, but the deferred Put`
+}
+
+var encodeClean = func(s string) io.Reader {
+	b := getBuf()
+	defer putBuf(b)
+	b.WriteString(s)
+	return bytes.NewReader(bytes.Clone(b.Bytes()))
+}
+
+// encodeNamed is encode declared as a function.
+func encodeNamed(s string) io.Reader {
+	b := getBuf()
+	defer putBuf(b)
+	b.WriteString(s)
+	return bytes.NewReader(b.Bytes()) // want `returned, but the deferred Put`
+}
+
+// encodeBytes is a function literal assigned to a package-level variable
+// that uses a sync.Pool directly.
+var encodeBytes = func(s string) []byte {
+	b := local.Get().(*bytes.Buffer)
+	defer local.Put(b)
+	b.WriteString(s)
+	return b.Bytes() // want `returned, but the deferred Put`
+}
+
+var boxes wrap.Boxes
+
+// readRecord is go-sstables' readNextV1 before v1.5.0: a buffer of a pool
+// that boxes its slices is not given back when the read fails.
+func readRecord(r io.Reader, n int) (hdr [4]byte, err error) {
+	buf := boxes.Get(n) // want `not given back`
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return hdr, err
+	}
+	copy(hdr[:], buf)
+	boxes.Put(buf)
+	return hdr, nil
+}
+
+func readRecordClean(r io.Reader, n int) (hdr [4]byte, err error) {
+	buf := boxes.Get(n)
+	defer boxes.Put(buf)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return hdr, err
+	}
+	copy(hdr[:], buf)
+	return hdr, nil
+}

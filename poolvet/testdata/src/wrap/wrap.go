@@ -1,0 +1,135 @@
+// Package wrap holds pool wrappers of the shapes real modules use, so that
+// package lifetimes calls them across a package boundary, through facts.
+package wrap
+
+import "sync"
+
+// Buffers is a pool type with Get and Put methods over sync.Pools of size
+// classes, that allocates what it cannot serve (syncthing's lib/protocol
+// bufferPool, go-sstables' pool.BufferPool).
+type Buffers struct {
+	pools [2]sync.Pool
+}
+
+// Get returns a slice of len size, pooled when size fits a class.
+func (p *Buffers) Get(size int) []byte { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+	if size > 1<<16 {
+		return make([]byte, size)
+	}
+	i := 0
+	if size > 4<<10 {
+		i = 1
+	}
+	if v := p.pools[i].Get(); v != nil {
+		bs := *v.(*[]byte)
+		return bs[:size]
+	}
+	return make([]byte, size, 4<<(10+2*i))
+}
+
+// Put gives bs back, unless it is too large to keep.
+func (p *Buffers) Put(bs []byte) { // want Put:`releases\(put=\[1\], close=\[\]\)`
+	if cap(bs) > 1<<16 {
+		return
+	}
+	i := 0
+	if cap(bs) > 4<<10 {
+		i = 1
+	}
+	p.pools[i].Put(&bs)
+}
+
+var small, large sync.Pool
+
+// GetBlock returns an empty block of at least sz bytes: from a pool of
+// arrays when one fits, else new (nats-server's getMsgBlockBuf).
+func GetBlock(sz int) []byte { // want GetBlock:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+	switch {
+	case sz <= 1<<10:
+		return small.Get().(*[1 << 10]byte)[:0]
+	case sz <= 1<<16:
+		return large.Get().(*[1 << 16]byte)[:0]
+	default:
+		return make([]byte, 0, sz)
+	}
+}
+
+// RecycleBlock gives back a block GetBlock returned, by its capacity.
+func RecycleBlock(buf []byte) { // want RecycleBlock:`releases\(put=\[0\], close=\[\]\)`
+	switch cap(buf) {
+	case 1 << 10:
+		small.Put((*[1 << 10]byte)(buf[:1<<10]))
+	case 1 << 16:
+		large.Put((*[1 << 16]byte)(buf[:1<<16]))
+	}
+}
+
+// Request is a pooled request, taken by NewRequest and given back by its
+// Recycle method (nats-server's waitingRequest).
+type Request struct {
+	Reply string
+	N     int
+}
+
+var requests = sync.Pool{New: func() any { return new(Request) }}
+
+// NewRequest takes a request from the pool.
+func NewRequest(reply string, n int) *Request { // want NewRequest:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+	r := requests.Get().(*Request)
+	r.Reply, r.N = reply, n
+	return r
+}
+
+// Recycle gives r back.
+func (r *Request) Recycle() { // want Recycle:`releases\(put=\[0\], close=\[\]\)`
+	*r = Request{}
+	requests.Put(r)
+}
+
+// Boxes is a pool type that keeps its slices in boxes, a pool of boxes
+// and pools of full ones by size (libp2p's go-buffer-pool BufferPool,
+// which go-sstables uses).
+type Boxes struct {
+	pools [2]sync.Pool
+	ptrs  sync.Pool
+}
+
+type box struct{ buf []byte }
+
+// Get returns a slice of len size, from a box when one is pooled.
+func (p *Boxes) Get(size int) []byte { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+	if size > 1<<16 {
+		return make([]byte, size)
+	}
+	i := 0
+	if size > 4<<10 {
+		i = 1
+	}
+	if v := p.pools[i].Get(); v != nil {
+		bp := v.(*box)
+		buf := bp.buf[:size]
+		bp.buf = nil
+		p.ptrs.Put(v)
+		return buf
+	}
+	return make([]byte, size, 4<<(10+2*i))
+}
+
+// Put gives buf back in a box, unless it is too large to keep.
+func (p *Boxes) Put(buf []byte) { // want Put:`releases\(put=\[1\], close=\[\]\)`
+	if cap(buf) == 0 || cap(buf) > 1<<16 {
+		return
+	}
+	i := 0
+	if cap(buf) > 4<<10 {
+		i = 1
+	}
+	var bp *box
+	if v := p.ptrs.Get(); v != nil {
+		bp = v.(*box)
+	} else {
+		bp = new(box)
+	}
+	bp.buf = buf
+	p.pools[i].Put(bp)
+}

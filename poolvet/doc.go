@@ -56,8 +56,14 @@
 //
 // Functions that give back one of their parameters on every path that
 // returns (a helper that Puts its argument, a method that Puts its
-// receiver, one that first drops large values) are exported as facts, so
-// the checks follow them across packages.
+// receiver, one that first drops large values, a pool type's Put that
+// boxes the value or drops it on the pool's own state) are exported as
+// facts, so the checks follow them across packages. So are Get wrappers:
+// functions and methods whose result is, on every return, a value of a
+// Get or new memory, when their package gives back values of that type
+// (a pool type with Get and Put methods, valyala/bytebufferpool's Get);
+// a value they return is checked like a Get's. Function literals assigned
+// to package-level variables are checked like declared functions.
 //
 // # Precision
 //

@@ -114,7 +114,7 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 		pool, _ = c.vs.of(fn.Params[0])
 	}
 	for _, b := range fn.Blocks {
-		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly2(iff.Cond, rep, pool, 0) {
+		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly(iff.Cond, rep, pool, 0) {
 			gen[b] = true
 		}
 	}
@@ -156,15 +156,9 @@ func mustPass(fn *ssa.Function, gen map[*ssa.BasicBlock]bool) bool {
 	return returns > 0
 }
 
-// dependsOnly reports whether v is computed from the class rep, constants
-// and globals alone.
-func (c *checker) dependsOnly(v ssa.Value, rep ssa.Value, depth int) bool {
-	return c.dependsOnly2(v, rep, nil, depth)
-}
-
-// dependsOnly2 is dependsOnly with a second class, other (if not nil),
-// allowed too.
-func (c *checker) dependsOnly2(v ssa.Value, rep, other ssa.Value, depth int) bool {
+// dependsOnly reports whether v is computed from the class rep, the class
+// other (if not nil), constants and globals alone.
+func (c *checker) dependsOnly(v ssa.Value, rep, other ssa.Value, depth int) bool {
 	if depth > 10 {
 		return false
 	}
@@ -176,7 +170,7 @@ func (c *checker) dependsOnly2(v ssa.Value, rep, other ssa.Value, depth int) boo
 		// is taken) is the value stored.
 		if a, ok := x.X.(*ssa.Alloc); ok {
 			if sv := storedOnce(a); sv != nil {
-				return c.dependsOnly2(sv, rep, other, depth+1)
+				return c.dependsOnly(sv, rep, other, depth+1)
 			}
 		}
 	}
@@ -185,7 +179,7 @@ func (c *checker) dependsOnly2(v ssa.Value, rep, other ssa.Value, depth int) boo
 		return true
 	case *ssa.Call:
 		if x.Call.IsInvoke() {
-			if !c.dependsOnly2(x.Call.Value, rep, other, depth+1) {
+			if !c.dependsOnly(x.Call.Value, rep, other, depth+1) {
 				return false
 			}
 		} else {
@@ -196,14 +190,14 @@ func (c *checker) dependsOnly2(v ssa.Value, rep, other ssa.Value, depth int) boo
 			}
 		}
 		for _, a := range x.Call.Args {
-			if !c.dependsOnly2(a, rep, other, depth+1) {
+			if !c.dependsOnly(a, rep, other, depth+1) {
 				return false
 			}
 		}
 		return true
 	case *ssa.BinOp, *ssa.UnOp, *ssa.Convert, *ssa.ChangeType, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Index:
 		for _, op := range v.(ssa.Instruction).Operands(nil) {
-			if *op != nil && !c.dependsOnly2(*op, rep, other, depth+1) {
+			if *op != nil && !c.dependsOnly(*op, rep, other, depth+1) {
 				return false
 			}
 		}

@@ -359,7 +359,7 @@ func isSyncPool(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && n.Obj().Name() == "Pool"
 }
 
-// boxedReleases returns, for the Puts of fn, releases of the values stored
+// boxedReleases returns, for the Puts of fn, releases of the slices stored
 // into a field of the value Put: the box carries them into the pool
 // (libp2p's go-buffer-pool Puts a *bufp holding the slice given back).
 func (c *checker) boxedReleases(fn *ssa.Function, rels []release) []release {
@@ -380,6 +380,9 @@ func (c *checker) boxedReleases(fn *ssa.Function, rels []release) []release {
 				}
 				if rep, _ := c.vs.of(fa.X); rep != r.root {
 					continue
+				}
+				if _, ok := st.Val.Type().Underlying().(*types.Slice); !ok {
+					continue // a struct's back pointer (pm.o = o) is not pooled with it
 				}
 				root, derived := c.vs.of(st.Val)
 				if derived || c.isConstClass(root) {
@@ -420,4 +423,33 @@ func (c *checker) fromTaken(v ssa.Value, taken map[ssa.Value]bool) bool {
 		}
 	}
 	return false
+}
+
+// killNilBranch cuts the branches taken when the value taken is nil (a Get
+// wrapper that returns nil when it has nothing, nats-server's loadEntry):
+// nothing to give back there.
+func killNilBranch(kills map[*ssa.BasicBlock][]int, v ssa.Value) {
+	for _, r := range *v.Referrers() {
+		cmp, ok := r.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+			continue
+		}
+		k, ok := cmp.Y.(*ssa.Const)
+		if !ok || !k.IsNil() {
+			if k, ok = cmp.X.(*ssa.Const); !ok || !k.IsNil() {
+				continue
+			}
+		}
+		for _, rr := range *cmp.Referrers() {
+			iff, ok := rr.(*ssa.If)
+			if !ok {
+				continue
+			}
+			isNil := iff.Block().Succs[0]
+			if cmp.Op == token.NEQ {
+				isNil = iff.Block().Succs[1]
+			}
+			kills[isNil] = append(kills[isNil], 0)
+		}
+	}
 }

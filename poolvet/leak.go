@@ -109,6 +109,7 @@ func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
 			if errv != nil {
 				killErrBranch(kills, errv)
 			}
+			killNilBranch(kills, v)
 			// The region starts at the value: an Extract of a handle
 			// redefines it after the call.
 			c.reportLeak(fn, call, after(v.(ssa.Instruction), kills), handle)

@@ -192,3 +192,22 @@ func readRecordClean(r io.Reader, n int) (hdr [4]byte, err error) {
 	copy(hdr[:], buf)
 	return hdr, nil
 }
+
+// findClean is nats-server's raft snapshot: a Get wrapper returns nil when
+// it has nothing, and the nil branch has nothing to give back.
+func findClean(reply string, ok bool) int {
+	if wr := wrap.Find(reply, ok); wr != nil {
+		n := wr.N
+		wr.Recycle()
+		return n
+	}
+	return 0
+}
+
+// deliverClean: Deliver Puts a message that points back to the owner,
+// which is not pooled with it.
+func deliverClean(o *wrap.Owner) int {
+	o.Deliver("a")
+	o.Deliver("b")
+	return o.Sent
+}

@@ -133,3 +133,32 @@ func (p *Boxes) Put(buf []byte) { // want Put:`releases\(put=\[1\], close=\[\]\)
 	bp.buf = buf
 	p.pools[i].Put(bp)
 }
+
+// Find returns a pooled request, or nil when ok is false (nats-server's
+// raft loadEntry).
+func Find(reply string, ok bool) *Request { // want Find:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+	if !ok {
+		return nil
+	}
+	return NewRequest(reply, 1)
+}
+
+// Owner delivers pooled messages that point back to it: the message is
+// pooled, not the owner (nats-server's consumer and jsPubMsg).
+type Owner struct{ Sent int }
+
+type message struct {
+	owner *Owner
+	body  string
+}
+
+var messages = sync.Pool{New: func() any { return new(message) }}
+
+// Deliver sends one pooled message that points back to o.
+func (o *Owner) Deliver(body string) {
+	m := messages.Get().(*message)
+	m.owner, m.body = o, body
+	m.owner.Sent++
+	*m = message{}
+	messages.Put(m)
+}

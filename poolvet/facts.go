@@ -107,8 +107,8 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 	// A branch on the value alone (a nil check, a size limit) decides
 	// between giving it back and dropping it: either way the caller no
 	// longer owns it. So does a branch of a pool type's method on the
-	// value and the pool's own state (bytebufferpool's Put drops buffers
-	// larger than the size it calibrated).
+	// value and a limit the pool keeps in an atomic (bytebufferpool's Put
+	// drops buffers larger than the size it calibrated).
 	var pool ssa.Value
 	if recv := fn.Signature.Recv(); recv != nil && len(fn.Params) > 0 && holdsSyncPool(recv.Type()) {
 		pool, _ = c.vs.of(fn.Params[0])
@@ -156,13 +156,18 @@ func mustPass(fn *ssa.Function, gen map[*ssa.BasicBlock]bool) bool {
 	return returns > 0
 }
 
-// dependsOnly reports whether v is computed from the class rep, the class
-// other (if not nil), constants and globals alone.
+// dependsOnly reports whether v is computed from the class rep, constants
+// and globals alone, or also from the class other (if not nil) read by a
+// function of sync/atomic (a pool's calibrated limit).
 func (c *checker) dependsOnly(v ssa.Value, rep, other ssa.Value, depth int) bool {
+	return c.dependsOnlyIn(v, rep, other, false, depth)
+}
+
+func (c *checker) dependsOnlyIn(v ssa.Value, rep, other ssa.Value, atomic bool, depth int) bool {
 	if depth > 10 {
 		return false
 	}
-	if r, _ := c.vs.of(v); r == rep || other != nil && r == other {
+	if r, _ := c.vs.of(v); r == rep || atomic && other != nil && r == other {
 		return true
 	}
 	if x, ok := v.(*ssa.UnOp); ok && x.Op == token.MUL {
@@ -170,7 +175,7 @@ func (c *checker) dependsOnly(v ssa.Value, rep, other ssa.Value, depth int) bool
 		// is taken) is the value stored.
 		if a, ok := x.X.(*ssa.Alloc); ok {
 			if sv := storedOnce(a); sv != nil {
-				return c.dependsOnly(sv, rep, other, depth+1)
+				return c.dependsOnlyIn(sv, rep, other, atomic, depth+1)
 			}
 		}
 	}
@@ -179,7 +184,7 @@ func (c *checker) dependsOnly(v ssa.Value, rep, other ssa.Value, depth int) bool
 		return true
 	case *ssa.Call:
 		if x.Call.IsInvoke() {
-			if !c.dependsOnly(x.Call.Value, rep, other, depth+1) {
+			if !c.dependsOnlyIn(x.Call.Value, rep, other, atomic, depth+1) {
 				return false
 			}
 		} else {
@@ -189,15 +194,19 @@ func (c *checker) dependsOnly(v ssa.Value, rep, other ssa.Value, depth int) bool
 				return false
 			}
 		}
+		inAtomic := atomic
+		if f, ok := x.Call.Value.(*ssa.Function); ok && f.Pkg != nil && f.Pkg.Pkg.Path() == "sync/atomic" {
+			inAtomic = true
+		}
 		for _, a := range x.Call.Args {
-			if !c.dependsOnly(a, rep, other, depth+1) {
+			if !c.dependsOnlyIn(a, rep, other, inAtomic, depth+1) {
 				return false
 			}
 		}
 		return true
 	case *ssa.BinOp, *ssa.UnOp, *ssa.Convert, *ssa.ChangeType, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Index:
 		for _, op := range v.(ssa.Instruction).Operands(nil) {
-			if *op != nil && !c.dependsOnly(*op, rep, other, depth+1) {
+			if *op != nil && !c.dependsOnlyIn(*op, rep, other, atomic, depth+1) {
 				return false
 			}
 		}

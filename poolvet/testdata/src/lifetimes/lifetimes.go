@@ -211,3 +211,11 @@ func deliverClean(o *wrap.Owner) int {
 	o.Deliver("b")
 	return o.Sent
 }
+
+// cacheClean is fiber's cache middleware: Set gives the item back or keeps
+// it, as the cache's state decides, and Release after it is then no
+// double Put.
+func cacheClean(m *wrap.Cache, key string, it *wrap.Item) {
+	m.Set(key, it)
+	m.Release(it)
+}

@@ -162,3 +162,34 @@ func (o *Owner) Deliver(body string) {
 	*m = message{}
 	messages.Put(m)
 }
+
+// Cache keeps items in memory, or in a store that serializes them; an item
+// goes back to the pool only in the second case (fiber's cache manager).
+type Cache struct {
+	pool   sync.Pool
+	store  map[string][]byte
+	memory map[string]*Item
+}
+
+// Item is a cached item.
+type Item struct{ Body []byte }
+
+// Release gives it back unless the cache keeps items in memory: a branch
+// on the cache's own state, not a drop.
+func (m *Cache) Release(it *Item) {
+	if m.store == nil {
+		return
+	}
+	it.Body = nil
+	m.pool.Put(it)
+}
+
+// Set stores it: serialized and given back, or kept in memory.
+func (m *Cache) Set(key string, it *Item) {
+	if m.store != nil {
+		m.store[key] = append([]byte(nil), it.Body...)
+		m.Release(it)
+	} else {
+		m.memory[key] = it
+	}
+}

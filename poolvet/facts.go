@@ -462,3 +462,31 @@ func killNilBranch(kills map[*ssa.BasicBlock][]int, v ssa.Value) {
 		}
 	}
 }
+
+// takenByFact reports whether call takes its value through a Get wrapper's
+// fact rather than from a pool's own Get. Such a value is held to be
+// leaked only where the function gives it back on some other path: a
+// wrapper's result may also flow on through the methods of a fluent
+// builder that return their receiver (zerolog's l.Debug().Msg(...)),
+// which the leak check does not follow.
+func (c *checker) takenByFact(call *ssa.Call) bool {
+	callee, _ := callTarget(call.Common())
+	if callee == nil {
+		return false
+	}
+	if obj, ok := callee.Object().(*types.Func); ok && gets[methodKey(obj)] {
+		return false
+	}
+	f := c.factOf(callee)
+	return f != nil && len(f.Takes) > 0
+}
+
+// releasedIn reports whether one of rels gives back the class rep.
+func releasedIn(rels []release, rep ssa.Value) bool {
+	for _, r := range rels {
+		if r.root == rep {
+			return true
+		}
+	}
+	return false
+}

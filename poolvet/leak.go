@@ -96,7 +96,7 @@ func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
 				continue
 			}
 			rep, _ := c.vs.of(v)
-			if c.escapesFunc(fn, rep) {
+			if c.escapesFunc(fn, rep) || c.takenByFact(call) && !releasedIn(rels, rep) {
 				continue
 			}
 			kills := c.kills(fn, rep)

@@ -1,7 +1,7 @@
 // Package lifetimes holds misuse whose Get and Put are in other functions
 // than the misuse, in other packages (wrap, bytebufferpool): the checks
 // follow them through facts. Each bad case names the real bug it reduces
-// (scripts/poolvet-bugs.tsv); each has a clean look-alike below it.
+// (poolvet/testdata/bugs.tsv); each has a clean look-alike below it.
 package lifetimes
 
 import (

@@ -15,7 +15,7 @@ import (
 
 // suites are the test packages under testdata/src: each has bad cases,
 // marked with // want, and clean look-alikes that must not be reported.
-var suites = []string{"useafter", "doubleput", "escape", "nonpointer", "reset", "leak", "clean"}
+var suites = []string{"useafter", "doubleput", "escape", "nonpointer", "reset", "leak", "clean", "popular"}
 
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), poolvet.Analyzer, "helper")

@@ -238,8 +238,20 @@ func (c *checker) releasedRoot(arg ssa.Value) (ssa.Value, bool) {
 }
 
 // emptied returns s for s[:n] or s[0:n], a slice that starts where s
-// does: putting it back puts back s's memory.
+// does: putting it back puts back s's memory. So does putting back what
+// append made of it (b = append(b[:0], p...)): the same array, or a new
+// one that replaces it in the pool.
 func emptied(v ssa.Value) (ssa.Value, bool) {
+	for range 8 {
+		call, ok := v.(*ssa.Call)
+		if !ok {
+			break
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" {
+			return nil, false
+		}
+		v = call.Call.Args[0]
+	}
 	sl, ok := v.(*ssa.Slice)
 	if !ok || sl.Max != nil {
 		return nil, false

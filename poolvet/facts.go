@@ -3,6 +3,7 @@ package poolvet
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -20,7 +21,7 @@ func (c *checker) computeFacts() {
 			if f == nil {
 				continue
 			}
-			if old == nil || len(old.Put) != len(f.Put) || len(old.Close) != len(f.Close) {
+			if old == nil || len(old.Put) != len(f.Put) || len(old.Close) != len(f.Close) || len(old.Unref) != len(f.Unref) {
 				c.facts[fn] = f
 				changed = true
 			}
@@ -57,8 +58,11 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 		if c.givenBack(fn, rep, closeHandle, rels) {
 			f.Close = append(f.Close, i)
 		}
+		if !slices.Contains(f.Put, i) && c.givenBack(fn, rep, unref, rels) {
+			f.Unref = append(f.Unref, i)
+		}
 	}
-	if len(f.Put) == 0 && len(f.Close) == 0 {
+	if len(f.Put) == 0 && len(f.Close) == 0 && len(f.Unref) == 0 {
 		return nil
 	}
 	return &f
@@ -97,7 +101,9 @@ func (c *checker) releasesIn(fn *ssa.Function) []release {
 func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []release) bool {
 	gen := make(map[*ssa.BasicBlock]bool)
 	for _, r := range rels {
-		if r.root == rep && r.kind == k {
+		// A function that drops a reference on every path, or Puts the
+		// value on some of them, drops it.
+		if r.root == rep && (r.kind == k || k == unref && r.kind == put) {
 			gen[r.instr.Block()] = true
 		}
 	}
@@ -114,7 +120,9 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 		pool, _ = c.vs.of(fn.Params[0])
 	}
 	for _, b := range fn.Blocks {
-		if iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && c.dependsOnly(iff.Cond, rep, pool, 0) {
+		// A branch on a reference count does not: others own it then.
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if ok && c.dependsOnly(iff.Cond, rep, pool, 0) && (k == unref || !c.counterCond(iff.Cond, rep, c.counterFields())) {
 			gen[b] = true
 		}
 	}

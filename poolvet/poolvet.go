@@ -52,14 +52,22 @@ type releasesFact struct {
 	Put   []int
 	Close []int
 	Takes []int
+	Unref []int // dropped by a counted Put, given back when a counter reaches zero
 }
 
 // AFact marks releasesFact as a fact.
 func (*releasesFact) AFact() {}
 
 func (f *releasesFact) String() string {
-	if len(f.Takes) > 0 {
-		return fmt.Sprintf("releases(put=%v, close=%v, takes=%v)", f.Put, f.Close, f.Takes)
+	if len(f.Takes) > 0 || len(f.Unref) > 0 {
+		s := fmt.Sprintf("releases(put=%v, close=%v", f.Put, f.Close)
+		if len(f.Takes) > 0 {
+			s += fmt.Sprintf(", takes=%v", f.Takes)
+		}
+		if len(f.Unref) > 0 {
+			s += fmt.Sprintf(", unref=%v", f.Unref)
+		}
+		return s + ")"
 	}
 	return fmt.Sprintf("releases(put=%v, close=%v)", f.Put, f.Close)
 }
@@ -92,6 +100,7 @@ type checker struct {
 	dirtyGet map[types.Object]bool // pools with a Get whose value is used before a Reset
 	hooks    map[types.Object]bool // reuse.Pools whose Reset hook is set (nil: one unknown)
 	fix      *fixState             // what the suggested fixes found (fix.go)
+	counters map[*types.Var]bool   // reference-count fields of the package, once needed
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -174,7 +183,7 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		key := methodKey(obj)
 		if r, ok := releases[key]; ok {
 			add(r.arg, r.kind, true, key, "")
-			return out
+			return c.countedPuts(in, out)
 		}
 		f := c.factOf(fn)
 		if f != nil {
@@ -184,8 +193,11 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 			for _, i := range f.Close {
 				add(i, closeHandle, false, "", fn.Name())
 			}
+			for _, i := range f.Unref {
+				add(i, unref, false, "", fn.Name())
+			}
 		}
-		return out
+		return c.countedPuts(in, out)
 	}
 	// A function literal: its fact indexes params, then free variables.
 	if f := c.facts[fn]; f != nil {
@@ -197,8 +209,22 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		for _, i := range f.Close {
 			add(i, closeHandle, false, "", "the function literal")
 		}
+		for _, i := range f.Unref {
+			add(i, unref, false, "", "the function literal")
+		}
 	}
-	return out
+	return c.countedPuts(in, out)
+}
+
+// countedPuts turns the Puts of rels that a reference count decides into
+// drops of a reference.
+func (c *checker) countedPuts(in ssa.CallInstruction, rels []release) []release {
+	for i, r := range rels {
+		if r.kind == put && c.counted(in, r.root) {
+			rels[i].kind = unref
+		}
+	}
+	return rels
 }
 
 // releasedRoot returns the class of the value a release gives back when
@@ -371,6 +397,9 @@ func (c *checker) checkFunc(fn *ssa.Function) []fieldPut {
 	for _, r := range rels {
 		if r.rule && (r.method == "sync.Pool.Put" || r.method == module+".Pool.Put") {
 			c.checkResetPut(fn, r)
+		}
+		if r.kind == unref {
+			continue // other owners may still hold it
 		}
 		if r.deferred {
 			c.checkDeferred(fn, r, rels)

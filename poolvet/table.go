@@ -14,6 +14,10 @@ const (
 	// Closing twice is documented to return an error, so it is not
 	// reported.
 	closeHandle
+	// unref drops one reference to a reference-counted value: the Put
+	// happens only when a counter in it reaches zero (see refcount.go).
+	// Other owners may still use the value, and drop it again.
+	unref
 )
 
 // A rule describes one release method: which argument it releases (0 is

@@ -31,13 +31,13 @@ func (b *packetBuffer) Decrement() {
 	}
 }
 
-func (b *packetBuffer) MaybeRelease() {
+func (b *packetBuffer) MaybeRelease() { // want MaybeRelease:`releases\(put=\[\], close=\[\], unref=\[0\]\)`
 	if b.refCount == 0 {
 		b.putBack()
 	}
 }
 
-func (b *packetBuffer) Release() {
+func (b *packetBuffer) Release() { // want Release:`releases\(put=\[\], close=\[\], unref=\[0\]\)`
 	b.Decrement()
 	if b.refCount != 0 {
 		panic("packetBuffer refCount not zero")
@@ -104,7 +104,7 @@ var sharedPool = sync.Pool{New: func() any { return new(shared) }}
 
 func (s *shared) retain() { s.refs.Add(1) }
 
-func (s *shared) release() {
+func (s *shared) release() { // want release:`releases\(put=\[\], close=\[\], unref=\[0\]\)`
 	if s.refs.Add(-1) == 0 {
 		sharedPool.Put(s)
 	}
@@ -112,7 +112,7 @@ func (s *shared) release() {
 
 func (s *shared) retainOld() { atomic.AddInt32(&s.n, 1) }
 
-func (s *shared) releaseOld() {
+func (s *shared) releaseOld() { // want releaseOld:`releases\(put=\[\], close=\[\], unref=\[0\]\)`
 	if atomic.AddInt32(&s.n, -1) == 0 {
 		sharedPool.Put(s)
 	}
@@ -122,7 +122,7 @@ type frame struct{ s *shared }
 
 func (f *frame) close() { f.s.release() }
 
-func fanOut(s *shared, n int) []*frame {
+func fanOut(s *shared, n int) []*frame { // want fanOut:`releases\(put=\[\], close=\[\], unref=\[0\]\)`
 	var out []*frame
 	for i := 0; i < n; i++ {
 		s.retain()
@@ -132,7 +132,7 @@ func fanOut(s *shared, n int) []*frame {
 	return out
 }
 
-func fanOutOld(s *shared) *frame {
+func fanOutOld(s *shared) *frame { // want fanOutOld:`releases\(put=\[\], close=\[\], unref=\[0\]\)`
 	s.retainOld()
 	f := &frame{s: s}
 	s.releaseOld()

@@ -21,7 +21,7 @@ func (c *checker) computeFacts() {
 			if f == nil {
 				continue
 			}
-			if old == nil || len(old.Put) != len(f.Put) || len(old.Close) != len(f.Close) || len(old.Unref) != len(f.Unref) {
+			if old == nil || len(old.Put) != len(f.Put) || len(old.Close) != len(f.Close) || len(old.Unref) != len(f.Unref) || len(old.PutIf) != len(f.PutIf) {
 				c.facts[fn] = f
 				changed = true
 			}
@@ -52,6 +52,11 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 	var f releasesFact
 	for i, v := range candidates(fn) {
 		rep, _ := c.vs.of(v)
+		if res, when, ok := c.signalled(fn, rep, rels); ok && (len(f.PutIf) == 0 || res == f.Result && when == f.When) {
+			f.PutIf = append(f.PutIf, i)
+			f.Result, f.When = res, when
+			continue
+		}
 		if c.givenBack(fn, rep, put, rels) {
 			f.Put = append(f.Put, i)
 		}
@@ -62,7 +67,7 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 			f.Unref = append(f.Unref, i)
 		}
 	}
-	if len(f.Put) == 0 && len(f.Close) == 0 && len(f.Unref) == 0 {
+	if len(f.Put) == 0 && len(f.Close) == 0 && len(f.Unref) == 0 && len(f.PutIf) == 0 {
 		return nil
 	}
 	return &f
@@ -103,7 +108,8 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 	for _, r := range rels {
 		// A function that drops a reference on every path, or Puts the
 		// value on some of them, drops it.
-		if r.root == rep && (r.kind == k || k == unref && r.kind == put) {
+		// A release its result signals may not have happened.
+		if r.root == rep && (r.kind == k && (r.signal == nil || k == unref) || k == unref && r.kind == put) {
 			gen[r.instr.Block()] = true
 		}
 	}
@@ -132,6 +138,28 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 // mustPass reports whether every path from fn's entry to a return passes
 // through a block in gen.
 func mustPass(fn *ssa.Function, gen map[*ssa.BasicBlock]bool) bool {
+	out := passedOn(fn, gen)
+	returns := 0
+	for _, b := range fn.Blocks {
+		if isReturn(b) {
+			returns++
+			if !out[b] {
+				return false
+			}
+		}
+	}
+	return returns > 0
+}
+
+// isReturn reports whether b is a reachable block that returns.
+func isReturn(b *ssa.BasicBlock) bool {
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+	return ok && (b.Index == 0 || len(b.Preds) > 0)
+}
+
+// passedOn returns the blocks whose end every path from fn's entry reaches
+// through a block in gen.
+func passedOn(fn *ssa.Function, gen map[*ssa.BasicBlock]bool) map[*ssa.BasicBlock]bool {
 	out := make(map[*ssa.BasicBlock]bool, len(fn.Blocks))
 	for _, b := range fn.Blocks {
 		out[b] = true
@@ -152,16 +180,7 @@ func mustPass(fn *ssa.Function, gen map[*ssa.BasicBlock]bool) bool {
 			}
 		}
 	}
-	returns := 0
-	for _, b := range fn.Blocks {
-		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && (b.Index == 0 || len(b.Preds) > 0) {
-			returns++
-			if !out[b] {
-				return false
-			}
-		}
-	}
-	return returns > 0
+	return out
 }
 
 // dependsOnly reports whether v is computed from the class rep, constants

@@ -54,7 +54,7 @@ func (c *checker) checkHandoffs(puts []fieldPut) {
 func (c *checker) fieldPuts(rels []release) []fieldPut {
 	var out []fieldPut
 	for _, r := range rels {
-		if loc, ok := c.vs.fields[r.root]; ok && r.kind == put {
+		if loc, ok := c.vs.fields[r.root]; ok && r.kind == put && r.signal == nil {
 			out = append(out, fieldPut{r, loc.f})
 		}
 	}

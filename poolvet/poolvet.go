@@ -53,19 +53,27 @@ type releasesFact struct {
 	Close []int
 	Takes []int
 	Unref []int // dropped by a counted Put, given back when a counter reaches zero
+	// PutIf lists the parameters Put only on the paths that return When
+	// as the bool result Result (see signal.go).
+	PutIf  []int
+	Result int
+	When   bool
 }
 
 // AFact marks releasesFact as a fact.
 func (*releasesFact) AFact() {}
 
 func (f *releasesFact) String() string {
-	if len(f.Takes) > 0 || len(f.Unref) > 0 {
+	if len(f.Takes) > 0 || len(f.Unref) > 0 || len(f.PutIf) > 0 {
 		s := fmt.Sprintf("releases(put=%v, close=%v", f.Put, f.Close)
 		if len(f.Takes) > 0 {
 			s += fmt.Sprintf(", takes=%v", f.Takes)
 		}
-		if len(f.Unref) > 0 {
+		if len(f.Unref) > 0 || len(f.PutIf) > 0 {
 			s += fmt.Sprintf(", unref=%v", f.Unref)
+		}
+		if len(f.PutIf) > 0 {
+			s += fmt.Sprintf(", putif=%v when result %d is %v", f.PutIf, f.Result, f.When)
 		}
 		return s + ")"
 	}
@@ -80,9 +88,10 @@ type release struct {
 	argIndex int       // index in args, receiver (or bindings) first
 	kind     kind
 	deferred bool
-	rule     bool   // a method of the table, not a helper
-	method   string // table key, when rule
-	helper   string // name of the helper that releases, when not rule
+	rule     bool    // a method of the table, not a helper
+	method   string  // table key, when rule
+	helper   string  // name of the helper that releases, when not rule
+	signal   *signal // the result that says whether it released, if any
 }
 
 type checker struct {
@@ -169,15 +178,16 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 	}
 	_, deferred := in.(*ssa.Defer)
 	var out []release
-	add := func(i int, k kind, r bool, key, helper string) {
+	add := func(i int, k kind, r bool, key, helper string) bool {
 		if i >= len(args) {
-			return
+			return false
 		}
 		root, ok := c.releasedRoot(args[i])
 		if !ok {
-			return
+			return false
 		}
-		out = append(out, release{in, root, args[i], i, k, deferred, r, key, helper})
+		out = append(out, release{in, root, args[i], i, k, deferred, r, key, helper, nil})
+		return true
 	}
 	if obj, ok := fn.Object().(*types.Func); ok {
 		key := methodKey(obj)
@@ -195,6 +205,11 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 			}
 			for _, i := range f.Unref {
 				add(i, unref, false, "", fn.Name())
+			}
+			for _, i := range f.PutIf {
+				if add(i, put, false, "", fn.Name()) {
+					out[len(out)-1].signal = signalAt(in, f)
+				}
 			}
 		}
 		return c.countedPuts(in, out)
@@ -401,6 +416,12 @@ func (c *checker) checkFunc(fn *ssa.Function) []fieldPut {
 		if r.kind == unref {
 			continue // other owners may still hold it
 		}
+		if r.signal != nil {
+			if !r.deferred {
+				c.checkUses(fn, r, c.signalRegion(fn, r), false)
+			}
+			continue
+		}
 		if r.deferred {
 			c.checkDeferred(fn, r, rels)
 		} else {
@@ -416,11 +437,20 @@ func (c *checker) checkFunc(fn *ssa.Function) []fieldPut {
 
 // checkAfter reports uses of r's value on the paths after r.
 func (c *checker) checkAfter(fn *ssa.Function, r release) {
-	reg := after(r.instr, c.kills(fn, r.root))
+	c.checkUses(fn, r, after(r.instr, c.kills(fn, r.root)), true)
+}
+
+// checkUses reports uses of r's value in reg, what runs after r, and with
+// late, the deferred calls and goroutines that use it.
+func (c *checker) checkUses(fn *ssa.Function, r release, reg *region, late bool) {
 	tainted := c.taint(reg, r.root)
 	cells := c.holders(fn, tainted)
 	reported := map[int]bool{}
-	for _, late := range c.lateUses(fn, r, tainted) {
+	var lates []ssa.CallInstruction
+	if late {
+		lates = c.lateUses(fn, r, tainted)
+	}
+	for _, late := range lates {
 		pos := late.Pos()
 		if c.usedAt[pos] {
 			continue
@@ -578,7 +608,7 @@ func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
 	reg := after(d.instr, c.kills(fn, d.root))
 	name := c.name(d)
 	for _, r := range rels {
-		if r.deferred || r.root != d.root || r.kind != put || d.kind != put || !reg.in[r.instr] {
+		if r.deferred || r.root != d.root || r.kind != put || d.kind != put || r.signal != nil || !reg.in[r.instr] {
 			continue
 		}
 		c.report(r.instr.Pos(), fmt.Sprintf("%s is Put twice: here and by the deferred Put at %s", c.name(r), c.where(d.instr.Pos())), d.instr.Pos())
@@ -730,7 +760,7 @@ func appendedElem(v ssa.Value) ssa.Value {
 func (c *checker) checkPutAfter(fn *ssa.Function, in ssa.Instruction, v, root ssa.Value, rels []release) {
 	var reg *region
 	for _, r := range rels {
-		if r.deferred || r.kind != put || r.root != root {
+		if r.deferred || r.kind != put || r.signal != nil || r.root != root {
 			continue
 		}
 		if reg == nil {

@@ -18,11 +18,17 @@ type region struct {
 // do not pass a kill point (a block and the index of the instruction that
 // redefines the value followed).
 func after(start ssa.Instruction, kills map[*ssa.BasicBlock][]int) *region {
-	r := &region{in: make(map[ssa.Instruction]bool), endOf: make(map[*ssa.BasicBlock]bool)}
 	b := start.Block()
 	if b == nil {
-		return r
+		return &region{in: make(map[ssa.Instruction]bool), endOf: make(map[*ssa.BasicBlock]bool)}
 	}
+	return reachFrom(b, slices.Index(b.Instrs, start)+1, kills)
+}
+
+// reachFrom returns the instructions that can run from index from of
+// block b on, on paths that do not pass a kill point.
+func reachFrom(b *ssa.BasicBlock, from int, kills map[*ssa.BasicBlock][]int) *region {
+	r := &region{in: make(map[ssa.Instruction]bool), endOf: make(map[*ssa.BasicBlock]bool)}
 	var queue []*ssa.BasicBlock
 	visit := func(b *ssa.BasicBlock, from int) {
 		to := len(b.Instrs)
@@ -42,7 +48,7 @@ func after(start ssa.Instruction, kills map[*ssa.BasicBlock][]int) *region {
 			queue = append(queue, b.Succs...)
 		}
 	}
-	visit(b, slices.Index(b.Instrs, start)+1)
+	visit(b, from)
 	top := make(map[*ssa.BasicBlock]bool)
 	for len(queue) > 0 {
 		n := queue[0]
@@ -54,4 +60,17 @@ func after(start ssa.Instruction, kills map[*ssa.BasicBlock][]int) *region {
 		visit(n, 0)
 	}
 	return r
+}
+
+// add adds the instructions and block ends of o to r.
+func (r *region) add(o *region) {
+	for _, in := range o.instrs {
+		if !r.in[in] {
+			r.in[in] = true
+			r.instrs = append(r.instrs, in)
+		}
+	}
+	for b := range o.endOf {
+		r.endOf[b] = true
+	}
 }

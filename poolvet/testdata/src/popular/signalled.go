@@ -24,7 +24,7 @@ func (wr *waitingRequest) recycle() { // want recycle:`releases`
 	}
 }
 
-func (wr *waitingRequest) recycleIfDone() bool {
+func (wr *waitingRequest) recycleIfDone() bool { // want recycleIfDone:`putif=\[0\] when result 0 is true`
 	if wr != nil && wr.n <= 0 {
 		wr.recycle()
 		return true
@@ -33,7 +33,7 @@ func (wr *waitingRequest) recycleIfDone() bool {
 }
 
 // recycled reports false when it recycled wr.
-func (wr *waitingRequest) kept() bool {
+func (wr *waitingRequest) kept() bool { // want kept:`putif=\[0\] when result 0 is false`
 	if wr.n > 0 {
 		return true
 	}

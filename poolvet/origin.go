@@ -165,10 +165,10 @@ type defPoint struct {
 	b  *ssa.BasicBlock
 }
 
-// reachingStores returns a function that names, for a load of field k, the
-// last write to it on every path that reaches the load: two loads with the
-// same write read the same value.
-func (vs *values) reachingStores(k fieldKey) func(*ssa.UnOp) any {
+// reachingStores returns a function that names, for a load of field k (or
+// any instruction), the last write to it on every path that reaches the
+// load: two loads with the same write read the same value.
+func (vs *values) reachingStores(k fieldKey) func(ssa.Instruction) any {
 	fn := k.fn
 	writes := func(in ssa.Instruction) bool { return vs.writesField(in, k) }
 	out := make(map[*ssa.BasicBlock]defPoint, len(fn.Blocks))
@@ -202,9 +202,9 @@ func (vs *values) reachingStores(k fieldKey) func(*ssa.UnOp) any {
 			}
 		}
 	}
-	return func(l *ssa.UnOp) any {
+	return func(l ssa.Instruction) any {
 		b := l.Block()
-		return last(b, in[b], slices.Index(b.Instrs, ssa.Instruction(l)))
+		return last(b, in[b], slices.Index(b.Instrs, l))
 	}
 }
 

@@ -437,7 +437,38 @@ func (c *checker) checkFunc(fn *ssa.Function) []fieldPut {
 
 // checkAfter reports uses of r's value on the paths after r.
 func (c *checker) checkAfter(fn *ssa.Function, r release) {
-	c.checkUses(fn, r, after(r.instr, c.kills(fn, r.root)), true)
+	c.checkUses(fn, r, after(r.instr, c.releaseKills(fn, r)), true)
+}
+
+// releaseKills returns the kills of r's value after r: those of its class,
+// and, for a value loaded from a field that was written between the load
+// and r, the loads of the class themselves. The field holds another value
+// by then, so a load that runs again after r (the next iteration of
+// for p.head != nil { head := p.head; p.head = head.next; put(head) })
+// reads that one.
+func (c *checker) releaseKills(fn *ssa.Function, r release) map[*ssa.BasicBlock][]int {
+	kills := c.kills(fn, r.root)
+	loc, ok := c.vs.fields[r.root]
+	if !ok {
+		return kills
+	}
+	var loads []ssa.Instruction
+	for _, m := range c.vs.members[r.root] {
+		if l, ok := m.(*ssa.UnOp); ok && l.Parent() == fn {
+			loads = append(loads, l)
+		}
+	}
+	if len(loads) == 0 {
+		return kills
+	}
+	def := c.vs.reachingStores(fieldKey{fn, loc.base, loc.f})
+	if def(loads[0]) == def(r.instr) {
+		return kills // the field still holds it
+	}
+	for _, l := range loads {
+		addKill(kills, fn, l)
+	}
+	return kills
 }
 
 // checkUses reports uses of r's value in reg, what runs after r, and with

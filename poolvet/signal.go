@@ -150,7 +150,7 @@ func (c *checker) signalRegion(fn *ssa.Function, r release) *region {
 			ifs = append(ifs, iff)
 		}
 	}
-	kills := c.kills(fn, r.root)
+	kills := c.releaseKills(fn, r)
 	for _, iff := range ifs {
 		if other := branch(iff, !r.signal.when); len(other.Preds) == 1 {
 			kills[other] = append(kills[other], 0)

@@ -63,7 +63,21 @@
 // Get or new memory, when their package gives back values of that type
 // (a pool type with Get and Put methods, valyala/bytebufferpool's Get);
 // a value they return is checked like a Get's. Function literals assigned
-// to package-level variables are checked like declared functions.
+// to package-level variables are checked like declared functions. Two
+// kinds of release that do not end the caller's ownership on every path
+// are exported too:
+//
+//   - a reference count: a Put decided by a branch on a counter of the
+//     value (an integer field the package counts up and down, or adds to
+//     atomically) drops a reference; other owners may still use the
+//     value, so it is given back for the leak check and ends nothing for
+//     the others (quic-go's packet buffers, split between packets);
+//   - a release signalled by a result: a function that Puts a parameter
+//     on every path returning one bool constant and on none returning the
+//     other (if done := x.recycleIfDone(); !done { use(x) }) gives it back
+//     only on the branches where its result says so.
+//
+// b = append(b[:0], p...) is the same pooled slice for a Put of b.
 //
 // # Precision
 //

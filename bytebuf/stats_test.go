@@ -46,7 +46,9 @@ func TestStatsCountsEveryCall(t *testing.T) {
 	const goroutines, rounds = 8, 1001
 	var wg sync.WaitGroup
 	for g := range goroutines {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range rounds {
 				b := p.Get()
 				b.WriteString("x")
@@ -57,7 +59,7 @@ func TestStatsCountsEveryCall(t *testing.T) {
 					runtime.GC()
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	s := p.Stats()

@@ -45,20 +45,38 @@ func hold(e *entry) {
 }
 
 // watcher is kept unreachable: its finalizer runs after each collection that
-// finds it so, sweeps, and sets itself again.
+// finds it so, sweeps, and arms a new watcher.
 type watcher struct {
 	_ *watcher // a pointer, so the tiny allocator does not batch it
 	_ [8]byte
 }
 
+// watch arms a new watcher. It is not inlined, so that no frame of its
+// caller holds the watcher.
+//
+//go:noinline
 func watch() { runtime.SetFinalizer(new(watcher), onGC) }
 
-func onGC(w *watcher) {
+// afterSweep, when set, is called at the end of each sweep, once finished
+// is published: for the test of a collection run at that point.
+var afterSweep atomic.Pointer[func()]
+
+// onGC sweeps, and arms the next watcher before it publishes the sweep's
+// end. Not the watcher it was given: the runtime keeps a finalizer's
+// argument reachable until the finalizer returns, so a collection run
+// meanwhile (a Collect that saw the sweep end) finds that one reachable and
+// queues no sweep, and Collect waited 30 s for one. The new watcher is
+// unreachable from the moment watch returns, so every collection that
+// begins after finished is published finds it so.
+func onGC(*watcher) {
 	k := started.Add(1)
 	sweepAll()
+	watch()
 	finished.Store(k)
 	sweeps.Add(1)
-	runtime.SetFinalizer(w, onGC)
+	if f := afterSweep.Load(); f != nil {
+		(*f)()
+	}
 }
 
 // sweepAll sweeps every registered Slots and lets go of those that need no

@@ -30,9 +30,12 @@ func Collect(n int) bool {
 		}
 		// Let a sweep under way end first: a collection that runs while
 		// the watcher is being finalized queues no sweep of its own, and
-		// the end of the one under way would be mistaken for it.
-		ok = wait(func() bool { return finished.Load() == started.Load() }) && ok
-		k := started.Load()
+		// the end of the one under way would be mistaken for it. k is
+		// the started count that finished matched, not a later load: a
+		// sweep that begins between the two would then be the one
+		// Collect waits past, and a collection during it queues none.
+		var k uint64
+		ok = wait(func() bool { k = started.Load(); return finished.Load() == k }) && ok
 		runtime.GC()
 		ok = wait(func() bool { return finished.Load() > k }) && ok
 	}

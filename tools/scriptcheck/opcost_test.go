@@ -21,6 +21,16 @@ func skipWithoutProcesses(t *testing.T) {
 	}
 }
 
+// goEnv returns the go command's value of the variable name.
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Skipf("go env %s: %v", name, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // opcost runs scripts/opcost with env added, and returns its exit code,
 // standard output and standard error.
 func opcost(t *testing.T, env ...string) (int, string, string) {
@@ -71,11 +81,22 @@ func TestOpcostWithoutValgrind(t *testing.T) {
 // ops, and checks the row: every part counted, and a total that an op of
 // a get, a write of a few hundred bytes, a hand-on and a put can take (it
 // is about 515 instructions).
+//
+// It runs in the plain native build of the tests only. scripts/opcost
+// builds and counts its own binary, the same one whether this test binary
+// has -race or build tags, so scripts/test's other passes would repeat the
+// same minute under callgrind.
 func TestOpcostCounts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs under callgrind: not in -short")
 	}
 	skipWithoutProcesses(t)
+	if !plainBuild {
+		t.Skip("counted in the plain build of the tests only: scripts/opcost builds the same binary here")
+	}
+	if host := goEnv(t, "GOHOSTARCH"); runtime.GOARCH != host {
+		t.Skipf("counted in the native run only (GOARCH %s here, %s on the host)", runtime.GOARCH, host)
+	}
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("valgrind not found under CI: %v", err)

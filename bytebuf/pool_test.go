@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reuse-go/reuse/bytebuf"
+	"github.com/reuse-go/reuse/internal/race"
 	"github.com/reuse-go/reuse/reusetest"
 )
 
@@ -26,14 +27,37 @@ func use(p *bytebuf.Pool, n int) {
 	p.Put(b)
 }
 
+// rounds returns n, or a third of n under the race detector: a hammer's
+// rounds there cost about ten times as much, and the detector sees a race
+// on the first pair of accesses that makes it, not on the thousandth.
+func rounds(n int) int {
+	if race.Enabled {
+		return n / 3
+	}
+	return n
+}
+
 // oneProc runs the rest of the test at GOMAXPROCS 1, for tests of what the
 // sizing makes of one goroutine's lengths: each P sizes on the lengths put
 // back on it, so with more Ps a goroutine that moves sees each one's
 // default.
+//
+// A test that runs on one P does the same at every -cpu value, so it runs
+// at the first only: scripts/test's -race -cpu=1,4 would otherwise repeat
+// the sizing tests, the slowest of the race passes, at -cpu=4. -count
+// repeats still run.
 func oneProc(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	if first, ran := oneProcRuns.LoadOrStore(t.Name(), procs); ran && first != procs {
+		t.Skipf("runs on one P: the same as its run at -cpu=%d", first)
+	}
 	prev := runtime.GOMAXPROCS(1)
 	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
 }
+
+// oneProcRuns maps the name of each test that called oneProc to the
+// GOMAXPROCS it started at the first time.
+var oneProcRuns sync.Map
 
 func write(b *bytebuf.Buffer, n int) {
 	for n > 0 {
@@ -134,7 +158,7 @@ func TestPoolHammer(t *testing.T) {
 		go func() {
 			defer workers.Done()
 			r := rand.New(rand.NewPCG(uint64(g), 5))
-			for i := range 3000 {
+			for i := range rounds(3000) {
 				n := r.IntN(2048)
 				switch r.IntN(50) {
 				case 0:
@@ -410,7 +434,7 @@ func TestPoolNoSharedArrays(t *testing.T) {
 			for k := range inFlight {
 				inFlight[k] = p.Get()
 			}
-			for i := range 20000 {
+			for i := range rounds(20000) {
 				k := i % len(inFlight)
 				b := inFlight[k]
 				n := max(1, min(1<<17, int(600*math.Exp(r.NormFloat64()))))

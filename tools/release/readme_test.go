@@ -70,7 +70,7 @@ func releaseVersion(lines []string) (string, error) {
 // poolvet must run.
 func TestReadmeReleaseLines(t *testing.T) {
 	needGo(t)
-	if race.Enabled || debug.Enabled || strconv.IntSize == 32 {
+	if race.Enabled || debug.Enabled || nolinkname || strconv.IntSize == 32 {
 		t.Skip("builds modules with the go command; the native run covers the release")
 	}
 	root := repoRoot(t)

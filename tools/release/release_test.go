@@ -142,7 +142,7 @@ func TestSemver(t *testing.T) {
 // has its own module cache, so nothing of this checkout can leak in.
 func TestOutsideModule(t *testing.T) {
 	needGo(t)
-	if race.Enabled || debug.Enabled {
+	if race.Enabled || debug.Enabled || nolinkname {
 		t.Skip("builds modules with the go command; the native run covers the release")
 	}
 	if strconv.IntSize == 32 {
@@ -361,7 +361,7 @@ func TestWrite(t *testing.T) {
 // downloads and compiles golang.org/x/exp and x/tools.
 func TestAPICheck(t *testing.T) {
 	needGo(t)
-	if race.Enabled || debug.Enabled || strconv.IntSize == 32 {
+	if race.Enabled || debug.Enabled || nolinkname || strconv.IntSize == 32 {
 		t.Skip("the native run covers the release")
 	}
 	root := t.TempDir()

@@ -64,8 +64,7 @@
 //     is kept; growth beyond it allocates as append does.
 //   - Budget (default DefaultBudget, 32 MiB for every four processors):
 //     while the arrays of the Buffers the pool made that are still alive,
-//     in use or kept, exceed it, Put drops Buffers instead of keeping them
-//     (Stats.RetainedBytes).
+//     in use or kept, exceed it, Put drops Buffers (Stats.RetainedBytes).
 //
 // The pool keeps six Buffers and one that grew (below 16 KiB) per P, and the
 // others by capacity, where every P reaches them. The collector empties all
@@ -95,10 +94,9 @@
 //
 // # When not to pool
 //
-// A Get, one Write and a Put cost about what they cost with a sync.Pool of
-// *bytes.Buffer (figures in benchmarks/README.md), so a pool pays off where
-// the buffer would otherwise be allocated on the heap. Not where it can live
-// on the stack (var a [64]byte; append(a[:0], ...)), nor for a buffer that is
-// kept rather than returned (stored in a map, or handed to a goroutine that
-// outlives the request): copy out of the pooled one, or allocate.
+// A Get, one Write and a Put cost about what they do with a sync.Pool of
+// *bytes.Buffer (benchmarks/README.md): pool where the buffer would otherwise
+// be allocated on the heap, not where it can live on the stack (var a
+// [64]byte; append(a[:0], ...)), nor for a buffer that is kept (in a map, or
+// by a goroutine that outlives the request): copy out of it, or allocate.
 package bytebuf

@@ -37,48 +37,77 @@ func (s Scale) Map(v float64) float64 {
 // [Min, Max] on a log scale (with 2 and 5 multiples when there are fewer than
 // three), about five round steps on a linear one.
 func (s Scale) Ticks() []float64 {
+	switch {
+	case s.Log && s.Base2:
+		return s.base2Ticks()
+	case s.Log:
+		return s.log10Ticks()
+	default:
+		return s.linearTicks()
+	}
+}
+
+// base2Ticks returns the ticks of a Base2 log scale: the powers of 1024 in
+// [Min, Max], or of 32, 4 or 2 where that gives fewer than three; nil
+// where Min is not positive or Max is below it.
+func (s Scale) base2Ticks() []float64 {
+	if s.Min <= 0 || s.Max < s.Min {
+		return nil
+	}
 	var t []float64
-	if s.Log && s.Base2 {
-		if s.Min <= 0 || s.Max < s.Min {
-			return nil
-		}
-		e0, e1 := int(math.Floor(math.Log2(s.Min))), int(math.Ceil(math.Log2(s.Max)))
-		for _, step := range []int{10, 5, 2, 1} {
-			t = t[:0]
-			for e := e0 - e0%step; e <= e1; e += step {
-				if v := math.Exp2(float64(e)); v >= s.Min*(1-1e-9) && v <= s.Max*(1+1e-9) {
-					t = append(t, v)
-				}
-			}
-			if len(t) >= 3 {
-				break
+	e0, e1 := int(math.Floor(math.Log2(s.Min))), int(math.Ceil(math.Log2(s.Max)))
+	for _, step := range []int{10, 5, 2, 1} {
+		t = t[:0]
+		for e := e0 - e0%step; e <= e1; e += step {
+			if v := math.Exp2(float64(e)); s.holds(v) {
+				t = append(t, v)
 			}
 		}
-		return t
+		if len(t) >= 3 {
+			break
+		}
 	}
-	if s.Log {
-		if s.Min <= 0 || s.Max < s.Min {
-			return nil
-		}
-		e0 := int(math.Floor(math.Log10(s.Min)))
-		e1 := int(math.Ceil(math.Log10(s.Max)))
-		mults := []float64{1}
-		if e1-e0 <= 2 {
-			mults = []float64{1, 2, 5}
-		}
-		for e := e0; e <= e1; e++ {
-			for _, m := range mults {
-				v := m * math.Pow(10, float64(e))
-				if v >= s.Min*(1-1e-9) && v <= s.Max*(1+1e-9) {
-					t = append(t, v)
-				}
+	return t
+}
+
+// log10Ticks returns the ticks of a decimal log scale: the powers of ten
+// in [Min, Max], with their 2 and 5 multiples where the scale spans at
+// most two decades; nil where Min is not positive or Max is below it.
+func (s Scale) log10Ticks() []float64 {
+	if s.Min <= 0 || s.Max < s.Min {
+		return nil
+	}
+	var t []float64
+	e0 := int(math.Floor(math.Log10(s.Min)))
+	e1 := int(math.Ceil(math.Log10(s.Max)))
+	mults := []float64{1}
+	if e1-e0 <= 2 {
+		mults = []float64{1, 2, 5}
+	}
+	for e := e0; e <= e1; e++ {
+		for _, m := range mults {
+			if v := m * math.Pow(10, float64(e)); s.holds(v) {
+				t = append(t, v)
 			}
 		}
-		return t
 	}
+	return t
+}
+
+// holds reports whether v lies in [Min, Max], within a relative 1e-9 that
+// absorbs the rounding of computing a power.
+func (s Scale) holds(v float64) bool {
+	return v >= s.Min*(1-1e-9) && v <= s.Max*(1+1e-9)
+}
+
+// linearTicks returns the ticks of a linear scale: the multiples in
+// [Min, Max] of a round step near a fifth of its span; just Min where the
+// span is empty.
+func (s Scale) linearTicks() []float64 {
 	if s.Max <= s.Min {
 		return []float64{s.Min}
 	}
+	var t []float64
 	step := niceStep((s.Max - s.Min) / 5)
 	for v := math.Ceil(s.Min/step) * step; v <= s.Max+step*1e-9; v += step {
 		t = append(t, v)

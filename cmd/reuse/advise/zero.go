@@ -133,84 +133,138 @@ func lineAllocs(file string, line int64) []alloc {
 	if f == nil {
 		return nil
 	}
-	src := c.src[abs]
-	text := func(n ast.Node) string {
-		t := string(src[c.fset.Position(n.Pos()).Offset:c.fset.Position(n.End()).Offset])
-		if len(t) > 40 {
-			t = t[:37] + "…"
-		}
-		return t
+	s := &lineScan{c: c, src: c.src[abs], line: line}
+	ast.Inspect(f, s.visit)
+	return s.out
+}
+
+// lineScan collects the allocs that start at one line of a checked file.
+type lineScan struct {
+	c    *checked
+	src  []byte // the file's source
+	line int64
+	out  []alloc
+}
+
+// lineOf is the line of p.
+func (s *lineScan) lineOf(p token.Pos) int64 {
+	return int64(s.c.fset.Position(p).Line)
+}
+
+// text is n as written, shortened to 40 bytes.
+func (s *lineScan) text(n ast.Node) string {
+	t := string(s.src[s.c.fset.Position(n.Pos()).Offset:s.c.fset.Position(n.End()).Offset])
+	if len(t) > 40 {
+		t = t[:37] + "…"
 	}
-	qual := func(p *types.Package) string {
-		if p == c.pkg {
-			return ""
-		}
-		return p.Name()
+	return t
+}
+
+// qual names p as the checked package's source does: nothing for the
+// package itself.
+func (s *lineScan) qual(p *types.Package) string {
+	if p == s.c.pkg {
+		return ""
 	}
-	var out []alloc
-	add := func(n ast.Node, what string, t types.Type, slice bool, size int64) {
-		if t == nil {
-			return
-		}
-		a := alloc{expr: text(n), what: what, elem: types.TypeString(t, qual), slice: slice, ptr: holdsPointers(t, 0), size: size}
-		out = append(out, a)
+	return p.Name()
+}
+
+// add records n as an alloc of t; nothing where t is unknown.
+func (s *lineScan) add(n ast.Node, what string, t types.Type, slice bool, size int64) {
+	if t == nil {
+		return
 	}
-	builtin := func(e ast.Expr, name string) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok || id.Name != name {
-			return false
-		}
-		_, ok = c.info.Uses[id].(*types.Builtin)
-		return ok || c.info.Uses[id] == nil
+	a := alloc{expr: s.text(n), what: what, elem: types.TypeString(t, s.qual), slice: slice, ptr: holdsPointers(t, 0), size: size}
+	s.out = append(s.out, a)
+}
+
+// builtin reports whether e names the builtin function name (or an
+// unresolved identifier of that name).
+func (s *lineScan) builtin(e ast.Expr, name string) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name != name {
+		return false
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if n == nil || int64(c.fset.Position(n.Pos()).Line) > line || int64(c.fset.Position(n.End()).Line) < line {
-			return n != nil && int64(c.fset.Position(n.Pos()).Line) <= line
-		}
-		if int64(c.fset.Position(n.Pos()).Line) != line {
-			return true
-		}
-		switch x := n.(type) {
-		case *ast.CallExpr:
-			t := c.info.Types[x].Type
-			sl, _ := under(t).(*types.Slice)
-			switch {
-			case builtin(x.Fun, "make") && sl != nil:
-				size := int64(-1)
-				if n := constInt(c.info, x.Args[len(x.Args)-1]); n >= 0 && len(x.Args) > 1 {
-					size = n * sizeof(sl.Elem())
-				}
-				add(x, "make", sl.Elem(), true, size)
-			case builtin(x.Fun, "append") && sl != nil:
-				short := "append(" + text(x.Args[0]) + ", …)"
-				out = append(out, alloc{expr: short, what: "append growth", elem: types.TypeString(sl.Elem(), qual), slice: true, ptr: holdsPointers(sl.Elem(), 0), size: -1})
-			case builtin(x.Fun, "new") && t != nil:
-				if p, ok := t.(*types.Pointer); ok {
-					add(x, "new object", p.Elem(), false, sizeof(p.Elem()))
-				}
-			case sl != nil && c.info.Types[x.Fun].IsType():
-				add(x, "conversion", sl.Elem(), true, -1)
-			}
-		case *ast.CompositeLit:
-			if sl, ok := under(c.info.Types[x].Type).(*types.Slice); ok {
-				size := int64(-1)
-				if !keyed(x) && sizeof(sl.Elem()) > 0 {
-					size = int64(len(x.Elts)) * sizeof(sl.Elem())
-				}
-				add(x, "slice literal", sl.Elem(), true, size)
-			}
-		case *ast.UnaryExpr:
-			if lit, ok := x.X.(*ast.CompositeLit); ok && x.Op == token.AND {
-				if t := c.info.Types[lit].Type; t != nil {
-					if _, isSlice := under(t).(*types.Slice); !isSlice {
-						add(x, "new object", t, false, sizeof(t))
-					}
-				}
-			}
-		}
+	_, ok = s.c.info.Uses[id].(*types.Builtin)
+	return ok || s.c.info.Uses[id] == nil
+}
+
+// visit is the ast.Inspect callback: it descends only into nodes that
+// span the line, and records the allocs among those that start on it.
+func (s *lineScan) visit(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	first, last := s.lineOf(n.Pos()), s.lineOf(n.End())
+	if first > s.line || last < s.line {
+		return first <= s.line
+	}
+	if first != s.line {
 		return true
-	})
-	return out
+	}
+	switch x := n.(type) {
+	case *ast.CallExpr:
+		s.call(x)
+	case *ast.CompositeLit:
+		s.sliceLiteral(x)
+	case *ast.UnaryExpr:
+		s.addressOf(x)
+	}
+	return true
+}
+
+// call records a call that allocates: make or append of a slice, new, or
+// a conversion to a slice type.
+func (s *lineScan) call(x *ast.CallExpr) {
+	info := s.c.info
+	t := info.Types[x].Type
+	sl, _ := under(t).(*types.Slice)
+	switch {
+	case s.builtin(x.Fun, "make") && sl != nil:
+		size := int64(-1)
+		if n := constInt(info, x.Args[len(x.Args)-1]); n >= 0 && len(x.Args) > 1 {
+			size = n * sizeof(sl.Elem())
+		}
+		s.add(x, "make", sl.Elem(), true, size)
+	case s.builtin(x.Fun, "append") && sl != nil:
+		short := "append(" + s.text(x.Args[0]) + ", …)"
+		s.out = append(s.out, alloc{expr: short, what: "append growth", elem: types.TypeString(sl.Elem(), s.qual), slice: true, ptr: holdsPointers(sl.Elem(), 0), size: -1})
+	case s.builtin(x.Fun, "new") && t != nil:
+		if p, ok := t.(*types.Pointer); ok {
+			s.add(x, "new object", p.Elem(), false, sizeof(p.Elem()))
+		}
+	case sl != nil && info.Types[x.Fun].IsType():
+		s.add(x, "conversion", sl.Elem(), true, -1)
+	}
+}
+
+// sliceLiteral records a []E{...} literal, sized where it has no keys and
+// E's size is known.
+func (s *lineScan) sliceLiteral(x *ast.CompositeLit) {
+	sl, ok := under(s.c.info.Types[x].Type).(*types.Slice)
+	if !ok {
+		return
+	}
+	size := int64(-1)
+	if !keyed(x) && sizeof(sl.Elem()) > 0 {
+		size = int64(len(x.Elts)) * sizeof(sl.Elem())
+	}
+	s.add(x, "slice literal", sl.Elem(), true, size)
+}
+
+// addressOf records &T{...} of a non-slice type T as a new object.
+func (s *lineScan) addressOf(x *ast.UnaryExpr) {
+	lit, ok := x.X.(*ast.CompositeLit)
+	if !ok || x.Op != token.AND {
+		return
+	}
+	t := s.c.info.Types[lit].Type
+	if t == nil {
+		return
+	}
+	if _, isSlice := under(t).(*types.Slice); !isSlice {
+		s.add(x, "new object", t, false, sizeof(t))
+	}
 }
 
 func under(t types.Type) types.Type {

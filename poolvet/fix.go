@@ -395,25 +395,63 @@ type poolGet struct {
 	inList bool
 }
 
+// poolUses holds the uses of a pool variable that the rewrite found: its
+// declaration, its Gets (those that define a variable also by that
+// variable) and its Puts, each with the path above its call.
+type poolUses struct {
+	decl   *ast.ValueSpec
+	gets   []*poolGet
+	byVar  map[types.Object]*poolGet
+	puts   []*ast.CallExpr
+	putCtx map[*ast.CallExpr][]ast.Node
+}
+
 // rewritePool returns the fix that makes the sync.Pool variable key keep
 // *t instead of t, or nil when some use of it is not in a form the rewrite
 // knows (see nonPointerFix).
 func (c *checker) rewritePool(key types.Object, t types.Type) []analysis.SuggestedFix {
+	pv, ok := c.rewritablePoolVar(key)
+	if !ok {
+		return nil
+	}
+	u := c.poolUsesOf(pv, t)
+	if u == nil || u.decl == nil || len(u.puts) == 0 {
+		return nil
+	}
+	ts := types.TypeString(t, types.RelativeTo(c.pass.Pkg))
+	edits, ok := c.newEdits(u.decl, pv, t)
+	if !ok {
+		return nil
+	}
+	if !c.matchPuts(u, t) {
+		return nil
+	}
+	for _, g := range u.gets {
+		edits = append(edits, c.getEdits(g, u.putCtx)...)
+	}
+	return []analysis.SuggestedFix{{Message: describeFix(pv.Name(), ts), TextEdits: edits}}
+}
+
+// rewritablePoolVar returns key as the variable the rewrite may change: an
+// unexported package-level variable of this package that no file outside
+// the pass may use.
+func (c *checker) rewritablePoolVar(key types.Object) (*types.Var, bool) {
 	pv, ok := key.(*types.Var)
 	if !ok || pv.IsField() || pv.Exported() || pv.Pkg() != c.pass.Pkg || pv.Parent() != c.pass.Pkg.Scope() {
-		return nil
+		return nil, false
 	}
 	if c.usesIn(pv.Name()) {
-		return nil
+		return nil, false
 	}
-	var (
-		gets   []*poolGet
-		byVar  = map[types.Object]*poolGet{}
-		puts   []*ast.CallExpr
-		putCtx = map[*ast.CallExpr][]ast.Node{}
-		decl   *ast.ValueSpec
-		bad    bool
-	)
+	return pv, true
+}
+
+// poolUsesOf returns the declaration, Gets and Puts of the pool variable
+// pv in the pass's files, or nil when some use of it is neither a Get of
+// value type t in a form getStmt knows nor a Put.
+func (c *checker) poolUsesOf(pv *types.Var, t types.Type) *poolUses {
+	u := &poolUses{byVar: map[types.Object]*poolGet{}, putCtx: map[*ast.CallExpr][]ast.Node{}}
+	bad := false
 	for _, f := range c.pass.Files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -426,116 +464,157 @@ func (c *checker) rewritePool(key types.Object, t types.Type) []analysis.Suggest
 			if !ok {
 				return !bad
 			}
-			if c.pass.TypesInfo.Defs[id] == pv {
-				if vs, ok := stack[len(stack)-2].(*ast.ValueSpec); ok {
-					decl = vs
-				}
-				return true
-			}
-			if c.pass.TypesInfo.Uses[id] != pv {
-				return true
-			}
-			path := make([]ast.Node, len(stack))
-			for i := range stack {
-				path[i] = stack[len(stack)-1-i]
-			}
-			if len(path) < 4 {
-				bad = true
-				return false
-			}
-			// path[0] is id; path[1] the selector; path[2] the call.
-			sel, ok1 := path[1].(*ast.SelectorExpr)
-			call, ok2 := path[2].(*ast.CallExpr)
-			if !ok1 || !ok2 || call.Fun != sel {
-				bad = true
-				return false
-			}
-			switch sel.Sel.Name {
-			case "Get":
-				g := c.getStmt(path[3:], t)
-				if g == nil {
-					bad = true
-					return false
-				}
-				gets = append(gets, g)
-				if g.v != nil {
-					byVar[g.v] = g
-				}
-			case "Put":
-				puts = append(puts, call)
-				putCtx[call] = path[3:]
-			default:
+			if !c.addPoolUse(u, pv, t, id, stack) {
 				bad = true
 				return false
 			}
 			return true
 		})
 	}
-	if bad || decl == nil || len(puts) == 0 {
+	if bad {
 		return nil
 	}
-	ts := types.TypeString(t, types.RelativeTo(c.pass.Pkg))
-	newEdits, ok := c.newEdits(decl, pv, t)
-	if !ok {
-		return nil
+	return u
+}
+
+// addPoolUse records in u the identifier id, at the top of stack, when it
+// defines or uses pv. It reports false for a use the rewrite does not know.
+func (c *checker) addPoolUse(u *poolUses, pv *types.Var, t types.Type, id *ast.Ident, stack []ast.Node) bool {
+	if c.pass.TypesInfo.Defs[id] == pv {
+		if vs, ok := stack[len(stack)-2].(*ast.ValueSpec); ok {
+			u.decl = vs
+		}
+		return true
 	}
-	edits := newEdits
-	// Each Put must put back the variable of a Get of the same function.
-	for _, p := range puts {
-		if len(p.Args) != 1 {
-			return nil
+	if c.pass.TypesInfo.Uses[id] != pv {
+		return true
+	}
+	path := make([]ast.Node, len(stack))
+	for i := range stack {
+		path[i] = stack[len(stack)-1-i]
+	}
+	return c.addPoolCall(u, t, path)
+}
+
+// addPoolCall records in u the call of a method of the pool whose path
+// runs from the pool's identifier up: a Get in a form getStmt knows, or a
+// Put. It reports false for any other use.
+func (c *checker) addPoolCall(u *poolUses, t types.Type, path []ast.Node) bool {
+	if len(path) < 4 {
+		return false
+	}
+	// path[0] is id; path[1] the selector; path[2] the call.
+	sel, ok1 := path[1].(*ast.SelectorExpr)
+	call, ok2 := path[2].(*ast.CallExpr)
+	if !ok1 || !ok2 || call.Fun != sel {
+		return false
+	}
+	switch sel.Sel.Name {
+	case "Get":
+		g := c.getStmt(path[3:], t)
+		if g == nil {
+			return false
 		}
-		arg := ast.Unparen(p.Args[0])
-		base := arg
-		if s, ok := arg.(*ast.SliceExpr); ok {
-			base = ast.Unparen(s.X)
+		u.gets = append(u.gets, g)
+		if g.v != nil {
+			u.byVar[g.v] = g
 		}
-		id, ok := base.(*ast.Ident)
-		if !ok {
-			return nil
-		}
-		g := byVar[c.pass.TypesInfo.Uses[id]]
-		if g == nil || !g.inList || enclosingFunc(putCtx[p]) != g.fn || !types.Identical(c.pass.TypesInfo.TypeOf(arg), t) {
-			return nil
-		}
-		switch st := putCtx[p][0].(type) {
-		case *ast.DeferStmt:
-			if arg != base || c.assignedBetween(g.fn, g.v, g.stmt.End(), st.Pos()) {
-				return nil // the deferred Put would see a later value
-			}
-		case *ast.ExprStmt:
-			if _, inList := stmtOf(putCtx[p]); !inList {
-				return nil
-			}
-		default:
-			return nil
+	case "Put":
+		u.puts = append(u.puts, call)
+		u.putCtx[call] = path[3:]
+	default:
+		return false
+	}
+	return true
+}
+
+// matchPuts gives each Put of u to the Get whose variable it puts back,
+// and reports whether every Put is one the rewrite knows.
+func (c *checker) matchPuts(u *poolUses, t types.Type) bool {
+	for _, p := range u.puts {
+		g := c.putGet(u, p, t)
+		if g == nil {
+			return false
 		}
 		g.puts = append(g.puts, p)
 	}
-	for _, g := range gets {
-		get := c.src(g.assert.X)
-		typ := "(*" + c.src(g.assert.Type) + ")"
-		if len(g.puts) == 0 {
-			edits = append(edits, analysis.TextEdit{Pos: g.assert.Pos(), End: g.assert.End(), NewText: []byte("*(" + get + "." + typ + ")")})
-			continue
-		}
-		name := g.stmt.Lhs[0].(*ast.Ident).Name
-		ptr := freshName(g.fn, name+"p")
-		indent := c.indentAt(g.stmt.Pos())
-		edits = append(edits, analysis.TextEdit{Pos: g.stmt.Pos(), End: g.stmt.End(),
-			NewText: []byte(ptr + " := " + get + "." + typ + "\n" + indent + name + " := *" + ptr)})
-		for _, p := range g.puts {
-			pool := c.src(p.Fun)
-			st := putCtx[p][0].(ast.Stmt) // checked above: a defer or an expression statement
-			if _, ok := st.(*ast.DeferStmt); ok {
-				edits = append(edits, analysis.TextEdit{Pos: p.Args[0].Pos(), End: p.Args[0].End(), NewText: []byte(ptr)})
-				continue
-			}
-			edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
-				NewText: []byte("*" + ptr + " = " + c.src(p.Args[0]) + "\n" + c.indentAt(st.Pos()) + pool + "(" + ptr + ")")})
-		}
+	return true
+}
+
+// putGet returns the Get of the same function whose variable the Put p
+// puts back (that variable, or a slice of it), or nil when p is not in a
+// form the rewrite knows.
+func (c *checker) putGet(u *poolUses, p *ast.CallExpr, t types.Type) *poolGet {
+	if len(p.Args) != 1 {
+		return nil
 	}
-	return []analysis.SuggestedFix{{Message: describeFix(pv.Name(), ts), TextEdits: edits}}
+	arg := ast.Unparen(p.Args[0])
+	base := arg
+	if s, ok := arg.(*ast.SliceExpr); ok {
+		base = ast.Unparen(s.X)
+	}
+	id, ok := base.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	g := u.byVar[c.pass.TypesInfo.Uses[id]]
+	if g == nil || !g.inList || enclosingFunc(u.putCtx[p]) != g.fn || !types.Identical(c.pass.TypesInfo.TypeOf(arg), t) {
+		return nil
+	}
+	if !c.putStmtOK(g, u.putCtx[p], arg != base) {
+		return nil
+	}
+	return g
+}
+
+// putStmtOK reports whether the statement that holds a Put of g's
+// variable, at the top of ctx, is one the rewrite knows: a deferred Put of
+// the variable itself (not a slice of it), assigned nowhere between the
+// Get and the defer, or an expression statement in a statement list.
+func (c *checker) putStmtOK(g *poolGet, ctx []ast.Node, sliced bool) bool {
+	switch st := ctx[0].(type) {
+	case *ast.DeferStmt:
+		// A later assignment: the deferred Put would see a later value.
+		return !sliced && !c.assignedBetween(g.fn, g.v, g.stmt.End(), st.Pos())
+	case *ast.ExprStmt:
+		_, inList := stmtOf(ctx)
+		return inList
+	default:
+		return false
+	}
+}
+
+// getEdits returns the edits of the Get g and of its Puts: a Get without
+// Puts reads through the pointer; one with Puts keeps the pointer in a new
+// variable and each Put stores the value through it and puts the pointer.
+func (c *checker) getEdits(g *poolGet, putCtx map[*ast.CallExpr][]ast.Node) []analysis.TextEdit {
+	get := c.src(g.assert.X)
+	typ := "(*" + c.src(g.assert.Type) + ")"
+	if len(g.puts) == 0 {
+		return []analysis.TextEdit{{Pos: g.assert.Pos(), End: g.assert.End(), NewText: []byte("*(" + get + "." + typ + ")")}}
+	}
+	name := g.stmt.Lhs[0].(*ast.Ident).Name
+	ptr := freshName(g.fn, name+"p")
+	indent := c.indentAt(g.stmt.Pos())
+	edits := []analysis.TextEdit{{Pos: g.stmt.Pos(), End: g.stmt.End(),
+		NewText: []byte(ptr + " := " + get + "." + typ + "\n" + indent + name + " := *" + ptr)}}
+	for _, p := range g.puts {
+		st := putCtx[p][0].(ast.Stmt) // checked by putStmtOK: a defer or an expression statement
+		edits = append(edits, c.putEdit(p, st, ptr))
+	}
+	return edits
+}
+
+// putEdit returns the edit of the Put p, in the statement st, that puts
+// back the pointer ptr: a deferred Put puts ptr itself; any other first
+// stores its argument through ptr.
+func (c *checker) putEdit(p *ast.CallExpr, st ast.Stmt, ptr string) analysis.TextEdit {
+	if _, ok := st.(*ast.DeferStmt); ok {
+		return analysis.TextEdit{Pos: p.Args[0].Pos(), End: p.Args[0].End(), NewText: []byte(ptr)}
+	}
+	pool := c.src(p.Fun)
+	return analysis.TextEdit{Pos: st.Pos(), End: st.End(),
+		NewText: []byte("*" + ptr + " = " + c.src(p.Args[0]) + "\n" + c.indentAt(st.Pos()) + pool + "(" + ptr + ")")}
 }
 
 // getStmt returns the Get whose path (from the call up) is

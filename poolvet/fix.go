@@ -314,30 +314,43 @@ func enclosingFunc(path []ast.Node) ast.Node {
 // assignedBetween reports whether fn assigns to v, or takes its address,
 // between positions from and to.
 func (c *checker) assignedBetween(fn ast.Node, v types.Object, from, to token.Pos) bool {
-	is := func(e ast.Expr) bool {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && c.pass.TypesInfo.Uses[id] == v
-	}
 	found := false
 	ast.Inspect(fn, func(n ast.Node) bool {
 		if n == nil || n.Pos() >= to || n.End() <= from {
 			return n != nil && n.Pos() < to
 		}
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				found = found || (is(l) && x.Pos() > from)
-			}
-		case *ast.IncDecStmt:
-			found = found || is(x.X)
-		case *ast.UnaryExpr:
-			found = found || (x.Op == token.AND && is(x.X))
-		case *ast.RangeStmt:
-			found = found || (x.Key != nil && is(x.Key)) || (x.Value != nil && is(x.Value))
-		}
+		found = found || c.assigns(n, v, from)
 		return !found
 	})
 	return found
+}
+
+// assigns reports whether the node n assigns to v (an assignment that
+// starts after from, an increment or decrement, or a range clause) or
+// takes its address.
+func (c *checker) assigns(n ast.Node, v types.Object, from token.Pos) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && c.pass.TypesInfo.Uses[id] == v
+	}
+	switch x := n.(type) {
+	case *ast.AssignStmt:
+		if x.Pos() <= from {
+			return false
+		}
+		for _, l := range x.Lhs {
+			if is(l) {
+				return true
+			}
+		}
+	case *ast.IncDecStmt:
+		return is(x.X)
+	case *ast.UnaryExpr:
+		return x.Op == token.AND && is(x.X)
+	case *ast.RangeStmt:
+		return (x.Key != nil && is(x.Key)) || (x.Value != nil && is(x.Value))
+	}
+	return false
 }
 
 // describeFix names the rewrite of a pool in a fix's message.

@@ -661,6 +661,26 @@ func (c *checker) getStmt(path []ast.Node, t types.Type) *poolGet {
 // function literal that returns one value of type t now returns a pointer
 // to it. A pool without New needs none.
 func (c *checker) newEdits(decl *ast.ValueSpec, pv *types.Var, t types.Type) ([]analysis.TextEdit, bool) {
+	lit, ok := c.poolLit(decl, pv)
+	if lit == nil {
+		return nil, ok
+	}
+	var edits []analysis.TextEdit
+	for _, el := range lit.Elts {
+		e, ok := c.newFieldEdit(el, t)
+		if !ok {
+			return nil, false
+		}
+		edits = append(edits, e)
+	}
+	return edits, true
+}
+
+// poolLit returns the composite literal that decl gives pv, sync.Pool{...}
+// or &sync.Pool{...}. With no literal it reports whether that is because
+// decl gives no values at all (a pool without New: nothing to rewrite)
+// rather than a value of another form.
+func (c *checker) poolLit(decl *ast.ValueSpec, pv *types.Var) (*ast.CompositeLit, bool) {
 	i := -1
 	for j, n := range decl.Names {
 		if c.pass.TypesInfo.Defs[n] == pv {
@@ -678,35 +698,36 @@ func (c *checker) newEdits(decl *ast.ValueSpec, pv *types.Var, t types.Type) ([]
 		val = u.X // var pool = &sync.Pool{...}
 	}
 	lit, ok := val.(*ast.CompositeLit)
+	return lit, ok
+}
+
+// newFieldEdit returns the edit of one element el of the pool's literal,
+// which must be New: a function literal whose body is one return of a
+// value of type t, rewritten to return a pointer to that value. It
+// reports false for any other element.
+func (c *checker) newFieldEdit(el ast.Expr, t types.Type) (analysis.TextEdit, bool) {
+	kv, ok := el.(*ast.KeyValueExpr)
 	if !ok {
-		return nil, false
+		return analysis.TextEdit{}, false
 	}
-	var edits []analysis.TextEdit
-	for _, el := range lit.Elts {
-		kv, ok := el.(*ast.KeyValueExpr)
-		if !ok {
-			return nil, false
-		}
-		if k, ok := kv.Key.(*ast.Ident); !ok || k.Name != "New" {
-			return nil, false
-		}
-		fl, ok := kv.Value.(*ast.FuncLit)
-		if !ok || len(fl.Body.List) != 1 {
-			return nil, false
-		}
-		ret, ok := fl.Body.List[0].(*ast.ReturnStmt)
-		if !ok || len(ret.Results) != 1 || !types.Identical(c.pass.TypesInfo.TypeOf(ret.Results[0]), t) {
-			return nil, false
-		}
-		v := freshName(fl, "v")
-		sep := "; "
-		if c.pass.Fset.Position(fl.Body.Lbrace).Line != c.pass.Fset.Position(ret.Pos()).Line {
-			sep = "\n" + c.indentAt(ret.Pos())
-		}
-		edits = append(edits, analysis.TextEdit{Pos: ret.Pos(), End: ret.End(),
-			NewText: []byte(v + " := " + c.src(ret.Results[0]) + sep + "return &" + v)})
+	if k, ok := kv.Key.(*ast.Ident); !ok || k.Name != "New" {
+		return analysis.TextEdit{}, false
 	}
-	return edits, true
+	fl, ok := kv.Value.(*ast.FuncLit)
+	if !ok || len(fl.Body.List) != 1 {
+		return analysis.TextEdit{}, false
+	}
+	ret, ok := fl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 || !types.Identical(c.pass.TypesInfo.TypeOf(ret.Results[0]), t) {
+		return analysis.TextEdit{}, false
+	}
+	v := freshName(fl, "v")
+	sep := "; "
+	if c.pass.Fset.Position(fl.Body.Lbrace).Line != c.pass.Fset.Position(ret.Pos()).Line {
+		sep = "\n" + c.indentAt(ret.Pos())
+	}
+	return analysis.TextEdit{Pos: ret.Pos(), End: ret.End(),
+		NewText: []byte(v + " := " + c.src(ret.Results[0]) + sep + "return &" + v)}, true
 }
 
 // reportFix reports a finding, as report does, with fixes.

@@ -51,26 +51,34 @@ func (c *checker) releasesOfFunc(fn *ssa.Function) *releasesFact {
 	rels = append(rels, c.boxedReleases(fn, rels)...)
 	var f releasesFact
 	for i, v := range candidates(fn) {
-		rep, _ := c.vs.of(v)
-		if res, when, ok := c.signalled(fn, rep, rels); ok && (len(f.PutIf) == 0 || res == f.Result && when == f.When) {
-			f.PutIf = append(f.PutIf, i)
-			f.Result, f.When = res, when
-			continue
-		}
-		if c.givenBack(fn, rep, put, rels) {
-			f.Put = append(f.Put, i)
-		}
-		if c.givenBack(fn, rep, closeHandle, rels) {
-			f.Close = append(f.Close, i)
-		}
-		if !slices.Contains(f.Put, i) && c.givenBack(fn, rep, unref, rels) {
-			f.Unref = append(f.Unref, i)
-		}
+		c.addReleases(&f, fn, i, v, rels)
 	}
 	if len(f.Put) == 0 && len(f.Close) == 0 && len(f.Unref) == 0 && len(f.PutIf) == 0 {
 		return nil
 	}
 	return &f
+}
+
+// addReleases adds to f how fn, with its releases rels, gives back its
+// candidate v, of index i: Put only on the paths its result signals (when
+// the signal agrees with the candidates' before it), or else Put, Closed
+// or (when not Put) dropped by a counted Put on every path.
+func (c *checker) addReleases(f *releasesFact, fn *ssa.Function, i int, v ssa.Value, rels []release) {
+	rep, _ := c.vs.of(v)
+	if res, when, ok := c.signalled(fn, rep, rels); ok && (len(f.PutIf) == 0 || res == f.Result && when == f.When) {
+		f.PutIf = append(f.PutIf, i)
+		f.Result, f.When = res, when
+		return
+	}
+	if c.givenBack(fn, rep, put, rels) {
+		f.Put = append(f.Put, i)
+	}
+	if c.givenBack(fn, rep, closeHandle, rels) {
+		f.Close = append(f.Close, i)
+	}
+	if !slices.Contains(f.Put, i) && c.givenBack(fn, rep, unref, rels) {
+		f.Unref = append(f.Unref, i)
+	}
 }
 
 // candidates lists what a fact of fn indexes: its parameters, then its

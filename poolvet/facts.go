@@ -112,6 +112,17 @@ func (c *checker) releasesIn(fn *ssa.Function) []release {
 // givenBack reports whether fn releases the value of class rep with a
 // release of kind k on every path that returns.
 func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []release) bool {
+	gen := releaseBlocks(rep, k, rels)
+	if len(gen) == 0 {
+		return false
+	}
+	c.addOwnerBranches(fn, rep, k, gen)
+	return mustPass(fn, gen)
+}
+
+// releaseBlocks returns the blocks of rels that release the value of
+// class rep with a release of kind k.
+func releaseBlocks(rep ssa.Value, k kind, rels []release) map[*ssa.BasicBlock]bool {
 	gen := make(map[*ssa.BasicBlock]bool)
 	for _, r := range rels {
 		// A function that drops a reference on every path, or Puts the
@@ -121,14 +132,19 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 			gen[r.instr.Block()] = true
 		}
 	}
-	if len(gen) == 0 {
-		return false
-	}
-	// A branch on the value alone (a nil check, a size limit) decides
-	// between giving it back and dropping it: either way the caller no
-	// longer owns it. So does a branch of a pool type's method on the
-	// value and a limit the pool keeps in an atomic (bytebufferpool's Put
-	// drops buffers larger than the size it calibrated).
+	return gen
+}
+
+// addOwnerBranches adds to gen the blocks of fn that end in a branch after
+// which the caller no longer owns the value of class rep, whichever way
+// it goes.
+//
+// A branch on the value alone (a nil check, a size limit) decides
+// between giving it back and dropping it: either way the caller no
+// longer owns it. So does a branch of a pool type's method on the
+// value and a limit the pool keeps in an atomic (bytebufferpool's Put
+// drops buffers larger than the size it calibrated).
+func (c *checker) addOwnerBranches(fn *ssa.Function, rep ssa.Value, k kind, gen map[*ssa.BasicBlock]bool) {
 	var pool ssa.Value
 	if recv := fn.Signature.Recv(); recv != nil && len(fn.Params) > 0 && holdsSyncPool(recv.Type()) {
 		pool, _ = c.vs.of(fn.Params[0])
@@ -140,7 +156,6 @@ func (c *checker) givenBack(fn *ssa.Function, rep ssa.Value, k kind, rels []rele
 			gen[b] = true
 		}
 	}
-	return mustPass(fn, gen)
 }
 
 // mustPass reports whether every path from fn's entry to a return passes

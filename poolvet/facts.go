@@ -213,6 +213,8 @@ func (c *checker) dependsOnly(v ssa.Value, rep, other ssa.Value, depth int) bool
 	return c.dependsOnlyIn(v, rep, other, false, depth)
 }
 
+// dependsOnlyIn is dependsOnly at recursion depth depth, where atomic
+// reports whether v is an argument of a function of sync/atomic.
 func (c *checker) dependsOnlyIn(v ssa.Value, rep, other ssa.Value, atomic bool, depth int) bool {
 	if depth > 10 {
 		return false
@@ -220,49 +222,72 @@ func (c *checker) dependsOnlyIn(v ssa.Value, rep, other ssa.Value, atomic bool, 
 	if r, _ := c.vs.of(v); r == rep || atomic && other != nil && r == other {
 		return true
 	}
-	if x, ok := v.(*ssa.UnOp); ok && x.Op == token.MUL {
-		// A load of a variable stored once (a parameter whose address
-		// is taken) is the value stored.
-		if a, ok := x.X.(*ssa.Alloc); ok {
-			if sv := storedOnce(a); sv != nil {
-				return c.dependsOnlyIn(sv, rep, other, atomic, depth+1)
-			}
-		}
+	if sv := storedLoad(v); sv != nil {
+		return c.dependsOnlyIn(sv, rep, other, atomic, depth+1)
 	}
 	switch x := v.(type) {
 	case *ssa.Const, *ssa.Global:
 		return true
 	case *ssa.Call:
-		if x.Call.IsInvoke() {
-			if !c.dependsOnlyIn(x.Call.Value, rep, other, atomic, depth+1) {
-				return false
-			}
-		} else {
-			switch x.Call.Value.(type) {
-			case *ssa.Function, *ssa.Builtin:
-			default:
-				return false
-			}
-		}
-		inAtomic := atomic
-		if f, ok := x.Call.Value.(*ssa.Function); ok && f.Pkg != nil && f.Pkg.Pkg.Path() == "sync/atomic" {
-			inAtomic = true
-		}
-		for _, a := range x.Call.Args {
-			if !c.dependsOnlyIn(a, rep, other, inAtomic, depth+1) {
-				return false
-			}
-		}
-		return true
+		return c.callDependsOnly(x, rep, other, atomic, depth)
 	case *ssa.BinOp, *ssa.UnOp, *ssa.Convert, *ssa.ChangeType, *ssa.FieldAddr, *ssa.Field, *ssa.Extract, *ssa.IndexAddr, *ssa.Index:
-		for _, op := range v.(ssa.Instruction).Operands(nil) {
-			if *op != nil && !c.dependsOnlyIn(*op, rep, other, atomic, depth+1) {
-				return false
-			}
-		}
-		return true
+		return c.operandsDependOnly(v.(ssa.Instruction), rep, other, atomic, depth)
 	}
 	return false
+}
+
+// storedLoad returns the value stored once into the variable that v loads
+// (a parameter whose address is taken): the value v is. It returns nil
+// when v is not such a load.
+func storedLoad(v ssa.Value) ssa.Value {
+	x, ok := v.(*ssa.UnOp)
+	if !ok || x.Op != token.MUL {
+		return nil
+	}
+	a, ok := x.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	return storedOnce(a)
+}
+
+// callDependsOnly is dependsOnlyIn for the result of the call x: a call of
+// a static function or a builtin, or a method call on a value that itself
+// qualifies, with arguments that all qualify (those of a function of
+// sync/atomic may also read the class other).
+func (c *checker) callDependsOnly(x *ssa.Call, rep, other ssa.Value, atomic bool, depth int) bool {
+	if x.Call.IsInvoke() {
+		if !c.dependsOnlyIn(x.Call.Value, rep, other, atomic, depth+1) {
+			return false
+		}
+	} else {
+		switch x.Call.Value.(type) {
+		case *ssa.Function, *ssa.Builtin:
+		default:
+			return false
+		}
+	}
+	inAtomic := atomic
+	if f, ok := x.Call.Value.(*ssa.Function); ok && f.Pkg != nil && f.Pkg.Pkg.Path() == "sync/atomic" {
+		inAtomic = true
+	}
+	for _, a := range x.Call.Args {
+		if !c.dependsOnlyIn(a, rep, other, inAtomic, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// operandsDependOnly is dependsOnlyIn for the value of the instruction in:
+// each of its operands qualifies.
+func (c *checker) operandsDependOnly(in ssa.Instruction, rep, other ssa.Value, atomic bool, depth int) bool {
+	for _, op := range in.Operands(nil) {
+		if *op != nil && !c.dependsOnlyIn(*op, rep, other, atomic, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // computeTakes adds to the facts the results that hand out pooled values

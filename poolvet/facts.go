@@ -325,6 +325,22 @@ func (c *checker) takesOfFunc(fn *ssa.Function) []int {
 	if res.Len() == 0 || len(fn.Blocks) == 0 {
 		return nil
 	}
+	taken := c.takenIn(fn)
+	if len(taken) == 0 {
+		return nil
+	}
+	var out []int
+	for i := 0; i < res.Len(); i++ {
+		if c.givesBackType(res.At(i).Type()) && c.returnsTaken(fn, i, taken) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// takenIn returns the classes of the values that fn's calls take from a
+// pool.
+func (c *checker) takenIn(fn *ssa.Function) map[ssa.Value]bool {
 	taken := make(map[ssa.Value]bool)
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
@@ -336,32 +352,27 @@ func (c *checker) takesOfFunc(fn *ssa.Function) []int {
 			}
 		}
 	}
-	if len(taken) == 0 {
-		return nil
-	}
-	var out []int
-	for i := 0; i < res.Len(); i++ {
-		if !c.givesBackType(res.At(i).Type()) {
+	return taken
+}
+
+// returnsTaken reports whether fn's result i is, on every return, a value
+// of the classes taken or new memory, and on one at least a taken one.
+func (c *checker) returnsTaken(fn *ssa.Function, i int, taken map[ssa.Value]bool) bool {
+	n := fn.Signature.Results().Len()
+	some, all := false, true
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != n {
 			continue
 		}
-		some, all := false, true
-		for _, b := range fn.Blocks {
-			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-			if !ok || len(ret.Results) != res.Len() {
-				continue
-			}
-			v := ret.Results[i]
-			if c.fromTaken(v, taken) {
-				some = true
-			} else if !fresh(v) {
-				all = false
-			}
-		}
-		if some && all {
-			out = append(out, i)
+		v := ret.Results[i]
+		if c.fromTaken(v, taken) {
+			some = true
+		} else if !fresh(v) {
+			all = false
 		}
 	}
-	return out
+	return some && all
 }
 
 // givesBackType reports whether a function of the package gives back, on

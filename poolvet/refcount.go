@@ -27,52 +27,71 @@ func (c *checker) counterFields() map[*types.Var]bool {
 	if c.counters != nil {
 		return c.counters
 	}
-	up := make(map[*types.Var]bool)
-	down := make(map[*types.Var]bool)
-	count := func(f *types.Var, delta ssa.Value, neg bool) {
-		k, ok := delta.(*ssa.Const)
-		if !ok || k.Value == nil {
-			up[f], down[f] = true, true // an amount not known
-			return
-		}
-		if (k.Int64() < 0) != neg {
-			down[f] = true
-		} else {
-			up[f] = true
-		}
-	}
-	forEachInstr(c.fns, func(in ssa.Instruction) {
-		switch x := in.(type) {
-		case *ssa.Store:
-			fa, ok := x.Addr.(*ssa.FieldAddr)
-			if !ok || !isInteger(x.Val.Type()) {
-				return
-			}
-			op, ok := x.Val.(*ssa.BinOp)
-			if !ok || (op.Op != token.ADD && op.Op != token.SUB) {
-				return
-			}
-			if !loadsField(op.X, fa) {
-				return
-			}
-			if f := fieldOf(fa); f != nil {
-				count(f, op.Y, op.Op == token.SUB)
-			}
-		case ssa.CallInstruction:
-			if fa, delta, ok := atomicAdd(x.Common()); ok {
-				if f := fieldOf(fa); f != nil {
-					count(f, delta, false)
-				}
-			}
-		}
-	})
+	fc := fieldCounts{up: make(map[*types.Var]bool), down: make(map[*types.Var]bool)}
+	forEachInstr(c.fns, fc.countInstr)
 	c.counters = make(map[*types.Var]bool)
-	for f := range up {
-		if down[f] {
+	for f := range fc.up {
+		if fc.down[f] {
 			c.counters[f] = true
 		}
 	}
 	return c.counters
+}
+
+// fieldCounts records, per integer field, whether the package counts it
+// up and whether it counts it down.
+type fieldCounts struct {
+	up, down map[*types.Var]bool
+}
+
+// countInstr records the count of a field that the instruction in makes:
+// a store of the field plus or minus an amount, or a sync/atomic Add.
+func (fc *fieldCounts) countInstr(in ssa.Instruction) {
+	switch x := in.(type) {
+	case *ssa.Store:
+		if f, delta, neg := storedAdd(x); f != nil {
+			fc.count(f, delta, neg)
+		}
+	case ssa.CallInstruction:
+		if fa, delta, ok := atomicAdd(x.Common()); ok {
+			if f := fieldOf(fa); f != nil {
+				fc.count(f, delta, false)
+			}
+		}
+	}
+}
+
+// count records that the field f changes by delta, negated when neg: up
+// or down by the sign of a constant, both ways for an amount not known.
+func (fc *fieldCounts) count(f *types.Var, delta ssa.Value, neg bool) {
+	k, ok := delta.(*ssa.Const)
+	if !ok || k.Value == nil {
+		fc.up[f], fc.down[f] = true, true // an amount not known
+		return
+	}
+	if (k.Int64() < 0) != neg {
+		fc.down[f] = true
+	} else {
+		fc.up[f] = true
+	}
+}
+
+// storedAdd returns the field that the store x sets to itself plus or
+// minus an amount (x.n++, x.n -= d), the amount, and whether it is
+// subtracted. The field is nil for any other store.
+func storedAdd(x *ssa.Store) (*types.Var, ssa.Value, bool) {
+	fa, ok := x.Addr.(*ssa.FieldAddr)
+	if !ok || !isInteger(x.Val.Type()) {
+		return nil, nil, false
+	}
+	op, ok := x.Val.(*ssa.BinOp)
+	if !ok || (op.Op != token.ADD && op.Op != token.SUB) {
+		return nil, nil, false
+	}
+	if !loadsField(op.X, fa) {
+		return nil, nil, false
+	}
+	return fieldOf(fa), op.Y, op.Op == token.SUB
 }
 
 // atomicAdd returns the field and the amount of a sync/atomic Add to a

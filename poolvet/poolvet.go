@@ -177,58 +177,80 @@ func (c *checker) releasesAt(in ssa.CallInstruction) []release {
 		return nil
 	}
 	_, deferred := in.(*ssa.Defer)
-	var out []release
-	add := func(i int, k kind, r bool, key, helper string) bool {
-		if i >= len(args) {
-			return false
-		}
-		root, ok := c.releasedRoot(args[i])
-		if !ok {
-			return false
-		}
-		out = append(out, release{in, root, args[i], i, k, deferred, r, key, helper, nil})
-		return true
-	}
+	l := &releaseList{c: c, in: in, args: args, deferred: deferred}
 	if obj, ok := fn.Object().(*types.Func); ok {
-		key := methodKey(obj)
-		if r, ok := releases[key]; ok {
-			add(r.arg, r.kind, true, key, "")
-			return c.countedPuts(in, out)
-		}
-		f := c.factOf(fn)
-		if f != nil {
-			for _, i := range f.Put {
-				add(i, put, false, "", fn.Name())
-			}
-			for _, i := range f.Close {
-				add(i, closeHandle, false, "", fn.Name())
-			}
-			for _, i := range f.Unref {
-				add(i, unref, false, "", fn.Name())
-			}
-			for _, i := range f.PutIf {
-				if add(i, put, false, "", fn.Name()) {
-					out[len(out)-1].signal = signalAt(in, f)
-				}
-			}
-		}
-		return c.countedPuts(in, out)
+		c.addFuncReleases(l, fn, obj)
+	} else if f := c.facts[fn]; f != nil {
+		// A function literal: its fact indexes params, then free
+		// variables. args is common.Args followed by the bindings, as
+		// the fact's indexes are.
+		l.addFact(f, "the function literal")
 	}
-	// A function literal: its fact indexes params, then free variables.
-	if f := c.facts[fn]; f != nil {
-		// args is common.Args followed by the bindings, as the fact's
-		// indexes are.
-		for _, i := range f.Put {
-			add(i, put, false, "", "the function literal")
-		}
-		for _, i := range f.Close {
-			add(i, closeHandle, false, "", "the function literal")
-		}
-		for _, i := range f.Unref {
-			add(i, unref, false, "", "the function literal")
+	return c.countedPuts(in, l.out)
+}
+
+// addFuncReleases adds to l the releases of a call of the declared
+// function or method fn, of object obj: the one of its entry in the
+// table of releases, or else those of its fact.
+func (c *checker) addFuncReleases(l *releaseList, fn *ssa.Function, obj *types.Func) {
+	key := methodKey(obj)
+	if r, ok := releases[key]; ok {
+		l.add(r.arg, r.kind, true, key, "")
+		return
+	}
+	if f := c.factOf(fn); f != nil {
+		l.addFact(f, fn.Name())
+		l.addPutIf(f, fn.Name())
+	}
+}
+
+// A releaseList collects the releases of one call instruction, in, of a
+// function with arguments args.
+type releaseList struct {
+	c        *checker
+	in       ssa.CallInstruction
+	args     []ssa.Value
+	deferred bool
+	out      []release
+}
+
+// add appends the release of kind k of argument i, a method of the table
+// (rule, with its key) or a helper, and reports whether there was one: an
+// argument i that gives back a value of its own.
+func (l *releaseList) add(i int, k kind, rule bool, key, helper string) bool {
+	if i >= len(l.args) {
+		return false
+	}
+	root, ok := l.c.releasedRoot(l.args[i])
+	if !ok {
+		return false
+	}
+	l.out = append(l.out, release{l.in, root, l.args[i], i, k, l.deferred, rule, key, helper, nil})
+	return true
+}
+
+// addFact appends the releases of the fact f of the helper named helper:
+// its Puts, Closes and counted Puts.
+func (l *releaseList) addFact(f *releasesFact, helper string) {
+	for _, i := range f.Put {
+		l.add(i, put, false, "", helper)
+	}
+	for _, i := range f.Close {
+		l.add(i, closeHandle, false, "", helper)
+	}
+	for _, i := range f.Unref {
+		l.add(i, unref, false, "", helper)
+	}
+}
+
+// addPutIf appends the Puts of the fact f of the helper named helper
+// that the call's result signals.
+func (l *releaseList) addPutIf(f *releasesFact, helper string) {
+	for _, i := range f.PutIf {
+		if l.add(i, put, false, "", helper) {
+			l.out[len(l.out)-1].signal = signalAt(l.in, f)
 		}
 	}
-	return c.countedPuts(in, out)
 }
 
 // countedPuts turns the Puts of rels that a reference count decides into

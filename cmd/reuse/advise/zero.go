@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -299,9 +301,11 @@ func constInt(info *types.Info, e ast.Expr) int64 {
 	return n
 }
 
-var gcSizes = types.SizesFor("gc", "amd64")
+// gcSizes are the sizes of the platform advise runs on, which is where the
+// profile was taken in the common case (amd64 where Go does not know it).
+var gcSizes = cmp.Or(types.SizesFor("gc", runtime.GOARCH), types.SizesFor("gc", "amd64"))
 
-// sizeof is t's size on a 64-bit platform, -1 where t is not fully known.
+// sizeof is t's size on gcSizes' platform, -1 where t is not fully known.
 func sizeof(t types.Type) (n int64) {
 	if !complete(t, 0) {
 		return -1

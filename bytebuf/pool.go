@@ -347,7 +347,7 @@ func (p *Pool) refreshLimit() {
 // the arrays alive within Budget. A Buffer that was not made by a Pool is
 // dropped; one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
-	if p == nil || b == nil || b.pool != p || debug.Enabled {
+	if !p.common(b) {
 		if !p.admit(b) {
 			return
 		}
@@ -392,6 +392,14 @@ func (p *Pool) Put(b *Buffer) {
 		perp.Unpin()
 		p.slots.Grow() // the first use, or the first after a sweep let the array go
 	}
+}
+
+// common reports whether Put takes its common path with b without the
+// checks of admit: a Pool and a Buffer of its own, outside the debug build.
+// Small enough to inline, so that Put's code is what it was with the test
+// written in place.
+func (p *Pool) common(b *Buffer) bool {
+	return p != nil && b != nil && b.pool == p && !debug.Enabled
 }
 
 // admit is Put's check of what its common path does not take: a nil Pool

@@ -47,72 +47,99 @@ const Timeout = 2 * time.Second
 func Check(t testing.TB, values []any, except map[string]string) int {
 	t.Helper()
 	pkg, declared, methods := exportedTypes(t)
-	listed := map[string]bool{}
-	used := map[string]bool{}
-	calls, failed := 0, 0
+	c := &checker{t: t, pkg: pkg, methods: methods, except: except, listed: map[string]bool{}, used: map[string]bool{}}
 	for _, v := range values {
-		pt := reflect.TypeOf(v)
-		if pt == nil || pt.Kind() != reflect.Pointer || !reflect.ValueOf(v).IsNil() {
-			t.Fatalf("misusetest: Check: %T is not a nil pointer", v)
-		}
-		et := pt.Elem()
-		name, _, _ := strings.Cut(et.Name(), "[")
-		listed[name] = true
-		for i := range pt.NumMethod() {
-			m := pt.Method(i)
-			if !methods[name+"."+m.Name] {
-				if _, ok := except["promoted "+name]; ok {
-					used["promoted "+name] = true
-					continue
-				}
-			}
-			_, byValue := et.MethodByName(m.Name)
-			for _, zero := range []bool{false, true} {
-				if !zero && byValue {
-					continue
-				}
-				call := name + "." + m.Name
-				key := "nil " + call
-				recv := reflect.Zero(pt)
-				if zero {
-					key = "zero " + call
-					recv = reflect.New(et)
-				}
-				if _, ok := except[key]; ok {
-					used[key] = true
-					continue
-				}
-				for _, filled := range []bool{false, true} {
-					if filled && (zero || !hasPointerArg(m.Func.Type())) {
-						continue
-					}
-					calls++
-					if msg := callOnce(m, recv, filled, pkg, name); msg != "" {
-						with := ""
-						if filled {
-							with = " with non-nil pointer arguments"
-						}
-						t.Errorf("%s: %s on %s%s: %s", pkg, call, receiver(zero, name), with, msg)
-						failed++
-					}
-				}
-			}
-		}
+		c.checkType(v)
 	}
-	t.Logf("%s: %d calls on nil and zero receivers, %d failed", pkg, calls, failed)
+	t.Logf("%s: %d calls on nil and zero receivers, %d failed", pkg, c.calls, c.failed)
 	for _, name := range declared {
-		if !listed[name] {
+		if !c.listed[name] {
 			t.Errorf("%s: exported type %s is not in the list given to Check", pkg, name)
 		}
 	}
 	for key, reason := range except {
-		if !used[key] {
+		if !c.used[key] {
 			t.Errorf("%s: exception %q (%s) matches no method", pkg, key, reason)
 		}
 	}
-	return failed
+	return c.failed
 }
 
+// checker is the state of one Check: the package's name and declared
+// methods, the exceptions, the types listed and the exceptions used so far,
+// and the calls made and failed.
+type checker struct {
+	t             testing.TB
+	pkg           string
+	methods       map[string]bool
+	except        map[string]string
+	listed, used  map[string]bool
+	calls, failed int
+}
+
+// checkType calls the methods of v's type (see Check), v being a nil
+// pointer, and skips those it promotes from an embedded field when except
+// says so.
+func (c *checker) checkType(v any) {
+	c.t.Helper()
+	pt := reflect.TypeOf(v)
+	if pt == nil || pt.Kind() != reflect.Pointer || !reflect.ValueOf(v).IsNil() {
+		c.t.Fatalf("misusetest: Check: %T is not a nil pointer", v)
+	}
+	et := pt.Elem()
+	name, _, _ := strings.Cut(et.Name(), "[")
+	c.listed[name] = true
+	for i := range pt.NumMethod() {
+		m := pt.Method(i)
+		if !c.methods[name+"."+m.Name] {
+			if _, ok := c.except["promoted "+name]; ok {
+				c.used["promoted "+name] = true
+				continue
+			}
+		}
+		_, byValue := et.MethodByName(m.Name)
+		for _, zero := range []bool{false, true} {
+			if !zero && byValue {
+				continue
+			}
+			c.checkCall(pt, m, name, zero)
+		}
+	}
+}
+
+// checkCall calls m of type name (pointer type pt) on the nil pointer, or
+// on a pointer to a new zero value if zero, unless except lists it; on the
+// nil pointer a second time with pointer arguments filled, when it has any.
+func (c *checker) checkCall(pt reflect.Type, m reflect.Method, name string, zero bool) {
+	c.t.Helper()
+	call := name + "." + m.Name
+	key := "nil " + call
+	recv := reflect.Zero(pt)
+	if zero {
+		key = "zero " + call
+		recv = reflect.New(pt.Elem())
+	}
+	if _, ok := c.except[key]; ok {
+		c.used[key] = true
+		return
+	}
+	for _, filled := range []bool{false, true} {
+		if filled && (zero || !hasPointerArg(m.Func.Type())) {
+			continue
+		}
+		c.calls++
+		if msg := callOnce(m, recv, filled, c.pkg, name); msg != "" {
+			with := ""
+			if filled {
+				with = " with non-nil pointer arguments"
+			}
+			c.t.Errorf("%s: %s on %s%s: %s", c.pkg, call, receiver(zero, name), with, msg)
+			c.failed++
+		}
+	}
+}
+
+// receiver names the receiver of a call: a zero value or the nil pointer.
 func receiver(zero bool, name string) string {
 	if zero {
 		return "a zero " + name

@@ -347,10 +347,8 @@ func (p *Pool) refreshLimit() {
 // the arrays alive within Budget. A Buffer that was not made by a Pool is
 // dropped; one made by another Pool is a programming error and panics.
 func (p *Pool) Put(b *Buffer) {
-	if !p.common(b) {
-		if !p.admit(b) {
-			return
-		}
+	if !p.common(b) && !p.admit(b) {
+		return
 	}
 	n := max(b.peak, len(b.buf)) // the largest length b held since its Get (see peak)
 	b.buf, b.peak = b.buf[:0], 0
@@ -394,17 +392,11 @@ func (p *Pool) Put(b *Buffer) {
 	}
 }
 
-// common reports whether Put takes its common path with b without the
-// checks of admit: a Pool and a Buffer of its own, outside the debug build.
-// Small enough to inline, so that Put's code is what it was with the test
-// written in place.
-func (p *Pool) common(b *Buffer) bool {
-	return p != nil && b != nil && b.pool == p && !debug.Enabled
-}
+// common reports whether Put may skip admit: b is p's own, in a plain build.
+func (p *Pool) common(b *Buffer) bool { return p != nil && b != nil && b.pool == p && !debug.Enabled }
 
-// admit is Put's check of what its common path does not take: a nil Pool
-// or Buffer, a Buffer not of this Pool, and the debug build's double Put. It
-// reports whether Put keeps b.
+// admit is Put's check where common fails: a nil Pool or Buffer, one of
+// another Pool, the debug build's double Put. It reports whether Put keeps b.
 func (p *Pool) admit(b *Buffer) bool {
 	if p == nil {
 		panic("bytebuf: Pool.Put: nil *Pool")

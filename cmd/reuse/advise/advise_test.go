@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/google/pprof/profile"
 )
@@ -228,7 +230,7 @@ func TestAdviseKnownSites(t *testing.T) {
 		{"growBuffers", "bytebuf.Pool", "bytes.Buffer growth"},
 		{"gzipEach", "gzpool.Compress", "compress/gzip writer"},
 		{"varyingSlices", "reuse.Slices", "make of varying sizes"},
-		{"fixedStructs", "reuse.Pool[*record]", "new object, fixed size 96 B: &record{"},
+		{"fixedStructs", "reuse.Pool[*record]", fmt.Sprintf("new object, fixed size %d B: &record{", sizeClass(unsafe.Sizeof(record{})))},
 		// The memory that grows is the handler's own bytes.Buffer, which
 		// json.(*Encoder).Encode writes into, not encoding/json's.
 		{"jsonHandler", "bytebuf.Pool", "bytes.Buffer growth"},
@@ -440,4 +442,15 @@ func TestAdviseURL(t *testing.T) {
 	if err := run([]string{srv.URL + "/nothing"}, io.Discard, io.Discard); err == nil {
 		t.Error("a 404 URL: nil error")
 	}
+}
+
+// sizeClass is the runtime's size class for a small object of n bytes, the
+// size a heap profile records for it.
+func sizeClass(n uintptr) uintptr {
+	for _, c := range []uintptr{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256} {
+		if n <= c {
+			return c
+		}
+	}
+	return n
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
 	"github.com/reuse-go/reuse/internal/codectest"
 	"github.com/reuse-go/reuse/kgzip"
@@ -26,7 +27,7 @@ func FuzzPooledMatchesFresh(f *testing.F) {
 	}
 	codectest.Seeds(f, compress)
 	prev := codectest.Previous(compress)
-	stream, _ := staleStream(f, prev)
+	stream, _ := codectest.StaleStream(f, prev, flate.NewReader)
 	f.Add(stream)
 	c := codectest.Codec{
 		Decompress:  kgzip.Decompress,

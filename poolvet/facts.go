@@ -310,6 +310,10 @@ func (c *checker) computeTakes() {
 				f.Takes = t
 				changed = true
 			}
+			if n := c.nilOnErr(fn, t[0]); n != f.NilOnErr {
+				f.NilOnErr = n
+				changed = true
+			}
 		}
 		if !changed {
 			break
@@ -373,6 +377,50 @@ func (c *checker) returnsTaken(fn *ssa.Function, i int, taken map[ssa.Value]bool
 		}
 	}
 	return some && all
+}
+
+// nilOnErr reports whether result i of fn is nil on every return whose
+// last result, of type error, is not nil: a constant nil beside the error,
+// a constant nil error, or both forwarded from a call whose fact says so
+// (nats-server's loadEntry returns decodeAppendEntry's results).
+func (c *checker) nilOnErr(fn *ssa.Function, i int) bool {
+	res := fn.Signature.Results()
+	last := res.Len() - 1
+	if last <= 0 || i == last || !types.Identical(res.At(last).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) != res.Len() {
+			continue
+		}
+		if isNilConst(ret.Results[i]) || isNilConst(ret.Results[last]) {
+			continue
+		}
+		v, ok1 := ret.Results[i].(*ssa.Extract)
+		e, ok2 := ret.Results[last].(*ssa.Extract)
+		if !ok1 || !ok2 || v.Tuple != e.Tuple || e.Index != v.Tuple.Type().(*types.Tuple).Len()-1 {
+			return false
+		}
+		call, ok := v.Tuple.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		callee, _ := callTarget(call.Common())
+		if callee == nil {
+			return false
+		}
+		f := c.factOf(callee)
+		if f == nil || !f.NilOnErr || len(f.Takes) == 0 || f.Takes[0] != v.Index {
+			return false
+		}
+	}
+	return true
+}
+
+func isNilConst(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && k.IsNil()
 }
 
 // givesBackType reports whether a function of the package gives back, on

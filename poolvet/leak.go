@@ -64,7 +64,10 @@ func (c *checker) taken(call *ssa.Call) (v ssa.Value, errv ssa.Value, handle boo
 		return call, nil, false
 	}
 	if f := c.factOf(callee); f != nil && len(f.Takes) > 0 {
-		return takenResult(call, f.Takes[0]), nil, false
+		if f.NilOnErr {
+			errv = takenResult(call, call.Call.Signature().Results().Len()-1)
+		}
+		return takenResult(call, f.Takes[0]), errv, false
 	}
 	if obj.Pkg() == nil || !handleMakers[obj.Pkg().Path()+"."+obj.Name()] {
 		return nil, nil, false

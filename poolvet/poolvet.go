@@ -52,7 +52,10 @@ type releasesFact struct {
 	Put   []int
 	Close []int
 	Takes []int
-	Unref []int // dropped by a counted Put, given back when a counter reaches zero
+	// NilOnErr says that the first of Takes is nil on every return whose
+	// last result, an error, is not nil: nothing to give back there.
+	NilOnErr bool
+	Unref    []int // dropped by a counted Put, given back when a counter reaches zero
 	// PutIf lists the parameters Put only on the paths that return When
 	// as the bool result Result (see signal.go).
 	PutIf  []int
@@ -68,6 +71,9 @@ func (f *releasesFact) String() string {
 		s := fmt.Sprintf("releases(put=%v, close=%v", f.Put, f.Close)
 		if len(f.Takes) > 0 {
 			s += fmt.Sprintf(", takes=%v", f.Takes)
+		}
+		if f.NilOnErr {
+			s += ", nil on error"
 		}
 		if len(f.Unref) > 0 || len(f.PutIf) > 0 {
 			s += fmt.Sprintf(", unref=%v", f.Unref)

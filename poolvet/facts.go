@@ -397,25 +397,32 @@ func (c *checker) nilOnErr(fn *ssa.Function, i int) bool {
 		if isNilConst(ret.Results[i]) || isNilConst(ret.Results[last]) {
 			continue
 		}
-		v, ok1 := ret.Results[i].(*ssa.Extract)
-		e, ok2 := ret.Results[last].(*ssa.Extract)
-		if !ok1 || !ok2 || v.Tuple != e.Tuple || e.Index != v.Tuple.Type().(*types.Tuple).Len()-1 {
-			return false
-		}
-		call, ok := v.Tuple.(*ssa.Call)
-		if !ok {
-			return false
-		}
-		callee, _ := callTarget(call.Common())
-		if callee == nil {
-			return false
-		}
-		f := c.factOf(callee)
-		if f == nil || !f.NilOnErr || len(f.Takes) == 0 || f.Takes[0] != v.Index {
+		if !c.forwardsNilOnErr(ret.Results[i], ret.Results[last]) {
 			return false
 		}
 	}
 	return true
+}
+
+// forwardsNilOnErr reports whether v and err are the value and the last
+// (error) result of one call whose fact says that value is nil beside an
+// error.
+func (c *checker) forwardsNilOnErr(val, err ssa.Value) bool {
+	v, ok1 := val.(*ssa.Extract)
+	e, ok2 := err.(*ssa.Extract)
+	if !ok1 || !ok2 || v.Tuple != e.Tuple || e.Index != v.Tuple.Type().(*types.Tuple).Len()-1 {
+		return false
+	}
+	call, ok := v.Tuple.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee, _ := callTarget(call.Common())
+	if callee == nil {
+		return false
+	}
+	f := c.factOf(callee)
+	return f != nil && f.NilOnErr && len(f.Takes) > 0 && f.Takes[0] == v.Index
 }
 
 func isNilConst(v ssa.Value) bool {

@@ -36,7 +36,11 @@
 //     collections came back to back.
 //   - Counters are never lost to a replacement: each slot counts the calls
 //     of its P (CountGet, CountPut), and the counters of an array replaced
-//     or let go are folded into the Slots' own.
+//     or let go are folded into the Slots' own. One count can miss: that of
+//     a goroutine pinned to the array as the sweep lets it go, when the
+//     collector frees the victim before a Grow takes it back, that is when
+//     the pool's use ends at that moment. An owner that needs exact
+//     counters after the end of its use holds the victim (HoldVictim).
 //
 // # Concurrency
 //
@@ -170,6 +174,8 @@ type Slots[S, K any, P Slot[S, K]] struct {
 	// sweep let it go, folded if the collector frees it.
 	victim                 weak.Pointer[S]
 	victimGets, victimPuts uint64
+	// held is the victim while HoldVictim holds it, until the next sweep.
+	held []S
 	// p0 is the State of P 0 of the last array let go, for an array made
 	// because the collector freed it.
 	p0 K
@@ -260,6 +266,11 @@ func (s *Slots[S, K, P]) Grow() {
 // takeBack installs the victim as the current array, if the collector has not
 // freed it; otherwise it folds the victim's counters. The caller holds s.mu.
 func (s *Slots[S, K, P]) takeBack() {
+	if s.held != nil {
+		s.cur, s.held, s.victim = s.held, nil, weak.Pointer[S]{}
+		s.arr.Store(&s.cur[0])
+		return
+	}
 	if s.victim == (weak.Pointer[S]{}) {
 		return
 	}
@@ -353,6 +364,8 @@ func (s *Slots[S, K, P]) Counters() (gets, puts uint64) {
 	}
 	if s.cur != nil {
 		add(s.cur)
+	} else if s.held != nil {
+		add(s.held)
 	} else if s.victim != (weak.Pointer[S]{}) {
 		if v := s.victim.Value(); v != nil {
 			add(unsafe.Slice(v, s.n.Load()))
@@ -387,6 +400,12 @@ func (s *Slots[S, K, P]) Each(f func(pid int, sl P)) {
 func (s *Slots[S, K, P]) sweep() (keep bool) {
 	s.mu.Lock()
 	s.foldRetired()
+	if s.held != nil {
+		// A collection ran since HoldVictim: no goroutine is pinned to
+		// the array any more, and its counters are final.
+		s.victimGets, s.victimPuts = sum[S, K, P](s.held)
+		s.held = nil
+	}
 	idle, held := true, false
 	for i := range s.cur {
 		sl := P(&s.cur[i])
@@ -438,6 +457,23 @@ func (s *Slots[S, K, P]) letGo() {
 	s.victim = weak.Make((*S)(first))
 	s.cur = nil
 	s.arr.Store(nil)
+}
+
+// HoldVictim holds the victim strongly, if the collector has not freed it,
+// until the next sweep, which sums its counters again: a goroutine pinned
+// to the array as the sweep let it go may have counted there after the
+// sweep summed it. So Counters after that sweep misses no count. An owner
+// that stops using s calls it from its OnSweep function, and asks for that
+// sweep (reuse.Slices does, when it drops a state).
+func (s *Slots[S, K, P]) HoldVictim() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur != nil || s.held != nil || s.victim == (weak.Pointer[S]{}) {
+		return
+	}
+	if v := s.victim.Value(); v != nil {
+		s.held = unsafe.Slice(v, s.n.Load())
+	}
 }
 
 // foldRetired adds the counters of the arrays replaced before the previous

@@ -213,6 +213,48 @@ func TestVictimFreedBySecondCollection(t *testing.T) {
 	}
 }
 
+// TestHoldVictimKeepsLateCount: a goroutine pinned to the array as the
+// sweep lets it go counts there after the sweep summed it. With the victim
+// held (as reuse.Slices holds it when it drops a state), the count is kept
+// once the collector has freed the array; a TestSlicesHammer run lost a Put
+// or a Get in about one of 25 before.
+func TestHoldVictimKeepsLateCount(t *testing.T) {
+	OnOnePNoGC(t)
+	var s emptySlots
+	s.Grow()
+	freed := new(atomic.Bool)
+	runtime.AddCleanup(s.First(), func(f *atomic.Bool) { f.Store(true) }, freed)
+	countAfterLetGo(&s)
+	s.HoldVictim()
+	Collect(1)
+	if freed.Load() {
+		t.Fatal("the held victim was freed by the next collection")
+	}
+	Collect(1)
+	if !freed.Load() {
+		t.Fatal("the victim outlived the collection after the sweep that held it")
+	}
+	if g, _ := s.Counters(); g != 1 {
+		t.Errorf("Counters: gets = %d, want 1: the count made after the sweep let the array go is lost", g)
+	}
+}
+
+// countAfterLetGo stands for a goroutine pinned to s's array as the sweep
+// lets it go: it has its slot, the sweep lets the array go, and it counts a
+// Get there. Not inlined, so that no frame of the test holds the slot.
+//
+//go:noinline
+func countAfterLetGo(s *emptySlots) {
+	pid := Pin()
+	sl := s.At(pid)
+	Unpin() // so that the sweep may lock s.mu: sl stands for a pinned goroutine's
+	s.sweep()
+	if s.First() != nil {
+		panic("the sweep did not let the array go")
+	}
+	sl.base().CountGet(true)
+}
+
 // TestCountersAcrossVictims: counts made before and after the array went to
 // the victim and came back add up, and none is counted twice.
 func TestCountersAcrossVictims(t *testing.T) {

@@ -3,6 +3,7 @@ package reuse
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,7 +94,9 @@ type Slices[E any] struct {
 
 	// CountAll makes Stats count every Get and Put, as for Pool. It is off by
 	// default: counting costs an add in the caller's per-P slot on each
-	// call.
+	// call. Once the calls have returned, the counts are exact: so a Slices
+	// gone idle keeps its per-P memory one collection longer with CountAll
+	// (see swept).
 	CountAll bool
 
 	// st is made at first use, and dropped by the sweep after a
@@ -103,8 +106,16 @@ type Slices[E any] struct {
 
 	// The counters live here rather than in st, which comes and goes.
 	news, drops atomic.Uint64
-	// gets and puts hold the CountAll counters of the states dropped.
+	// gets and puts hold the CountAll counters of the states dropped, and
+	// the calls counted where no slot was at hand.
 	gets, puts atomic.Uint64
+	// mu protects dying and the moves of a state's counters from dying to
+	// gets and puts, so that Stats sees each count once.
+	mu sync.Mutex
+	// dying holds the states dropped at the last sweep: a call that loaded
+	// one before may still count in its slots until the next collection
+	// (see swept).
+	dying []*slicesState
 }
 
 // slicesState is a Slices' configuration, fixed at first use, and its pools.
@@ -231,17 +242,38 @@ func (s *Slices[E]) init() *slicesState {
 // A goroutine still using the old state meanwhile loses what it puts there
 // to the collector, never hands it out twice. It reports whether st is
 // still in use, to be swept again.
+//
+// A call counts in st's slots only in the pinned section where it loaded
+// st, so a collection after the drop, which waits for every pinned
+// goroutine, ends the counts in st. With CountAll, st is then swept once
+// more, after that collection: its counters are final, and move to s's own.
+// Until then Stats reads them in dying. (Folded at the drop, the counts of
+// the calls in flight were lost: TestSlicesHammer missed a Get or a Put in
+// about one run of 25.)
 func (s *Slices[E]) swept(st *slicesState, idle bool) (keep bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := slices.Index(s.dying, st); i >= 0 {
+		gets, puts := st.slots.Counters()
+		s.gets.Add(gets)
+		s.puts.Add(puts)
+		s.dying = slices.Delete(s.dying, i, i+1)
+		return false
+	}
 	if active := st.active.Swap(false); !idle || active {
 		return true
 	}
 	if !s.st.CompareAndSwap(st, nil) {
-		return false
+		return false // not reached: st is s's until swept drops it
 	}
-	gets, puts := st.slots.Counters()
-	s.gets.Add(gets)
-	s.puts.Add(puts)
-	return false
+	if !st.countAll {
+		return false // nothing to count: let st go now
+	}
+	// The slots' array, let go by this sweep, may hold counts that the
+	// sweep did not see: held, it is summed again at the next sweep.
+	st.slots.HoldVictim()
+	s.dying = append(s.dying, st)
+	return true
 }
 
 // Get returns a slice of length n whose capacity is the size of n's class,
@@ -255,17 +287,16 @@ func (s *Slices[E]) Get(n int) []E {
 	if s == nil {
 		panic("reuse: Slices.Get: nil *Slices")
 	}
-	st := s.st.Load()
-	// One test sends the rare cases to getSlow: first use, n < 0 (a huge
-	// uint) and n > maxCap.
-	if st == nil || uint(n) >= st.getLimit {
-		var fresh bool
-		if st, fresh = s.getSlow(n); fresh {
-			return make([]E, n)
-		}
-	}
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
+		// st is loaded in the pin that counts in its slots: see swept. One
+		// test sends the rare cases to getSlow below: first use, n < 0 (a
+		// huge uint) and n > maxCap.
+		st := s.st.Load()
+		if st == nil || uint(n) >= st.getLimit {
+			perp.Unpin()
+			return s.getRare(n)
+		}
 		if sl := st.slots.At(pid); sl != nil {
 			sl.CountGet(st.countAll)
 			// The slice Put last first, then the one before. size before
@@ -287,9 +318,26 @@ func (s *Slices[E]) Get(n int) []E {
 		}
 		perp.Unpin()
 		st.slots.Grow() // for the next call
+		if st.countAll {
+			s.gets.Add(1)
+		}
+		return s.getShared(st, n)
+	}
+	return s.getRare(n)
+}
+
+// getRare is Get where it uses no slot: where there are none, at first use
+// and for lengths out of range.
+func (s *Slices[E]) getRare(n int) []E {
+	st := s.st.Load()
+	if st == nil || uint(n) >= st.getLimit {
+		var fresh bool
+		if st, fresh = s.getSlow(n); fresh {
+			return make([]E, n)
+		}
 	}
 	if st.countAll {
-		st.slots.CountGet()
+		s.gets.Add(1)
 	}
 	return s.getShared(st, n)
 }
@@ -322,7 +370,7 @@ func (s *Slices[E]) getSlow(n int) (st *slicesState, fresh bool) {
 	}
 	if n > st.maxCap || st.pools == nil {
 		if st.countAll {
-			st.slots.CountGet()
+			s.gets.Add(1)
 		}
 		s.news.Add(1)
 		return st, true
@@ -402,7 +450,9 @@ func (s *Slices[E]) Put(x []E) {
 	p := unsafe.Pointer(unsafe.SliceData(x))
 	if perp.OK {
 		pid := perp.Pin() // nothing may allocate, block or call user code until Unpin
-		if sl := st.slots.At(pid); sl != nil {
+		// st again, in the pin that counts in its slots (see swept): the
+		// sweep may have dropped it since the load above.
+		if sl := st.slots.At(pid); sl != nil && s.st.Load() == st {
 			sl.CountPut(st.countAll)
 			// x takes the last place, with its capacity rounded down to a
 			// class size (1 <= cap(x) <= maxCap); what was there moves to
@@ -419,10 +469,12 @@ func (s *Slices[E]) Put(x []E) {
 			return
 		}
 		perp.Unpin()
-		st.slots.Grow() // for the next call
+		if s.st.Load() == st {
+			st.slots.Grow() // for the next call
+		}
 	}
 	if st.countAll {
-		st.slots.CountPut()
+		s.puts.Add(1)
 	}
 	st.putShared(p, cap(x))
 }
@@ -442,7 +494,7 @@ func (s *Slices[E]) putSlow(x []E) *slicesState {
 	}
 	if uint(cap(x)-1) >= uint(st.maxCap) {
 		if st.countAll {
-			st.slots.CountPut()
+			s.puts.Add(1)
 		}
 		s.drops.Add(1)
 		return nil
@@ -474,11 +526,19 @@ func (s *Slices[E]) Stats() Stats {
 	}
 	r := Stats{News: s.news.Load(), Drops: s.drops.Load()}
 	if s.CountAll {
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		r.Gets, r.Puts = s.gets.Load(), s.puts.Load()
-		if st := s.st.Load(); st != nil {
+		add := func(st *slicesState) {
 			gets, puts := st.slots.Counters()
 			r.Gets += gets
 			r.Puts += puts
+		}
+		for _, st := range s.dying {
+			add(st)
+		}
+		if st := s.st.Load(); st != nil {
+			add(st)
 		}
 	}
 	return r

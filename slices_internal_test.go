@@ -141,3 +141,45 @@ func TestServesAsClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicesCountsAcrossDrop: a call in flight as the sweep drops the state
+// it loaded counts in the state's slots after the sweep read them. Its count
+// is in Stats, and stays there once the collector has freed the state; the
+// sweep folded the counters at the drop before, and lost it.
+func TestSlicesCountsAcrossDrop(t *testing.T) {
+	perp.OnOnePNoGC(t)
+	s := &Slices[byte]{CountAll: true}
+	s.Put(s.Get(8))
+	slot := inFlight(s)
+	if !perp.Collect(1) {
+		t.Fatal("no sweep")
+	}
+	if s.st.Load() != nil {
+		t.Fatal("the sweep after a collection with no Get kept the state")
+	}
+	slot.CountGet(true) // the call in flight counts now
+	slot = nil
+	if st := s.Stats(); st.Gets != 2 || st.Puts != 1 {
+		t.Errorf("Stats() after the drop = %+v, want 2 gets and 1 put", st)
+	}
+	if !perp.Collect(3) {
+		t.Fatal("no sweep")
+	}
+	if st := s.Stats(); st.Gets != 2 || st.Puts != 1 {
+		t.Errorf("Stats() three collections after the drop = %+v, want 2 gets and 1 put", st)
+	}
+	if len(s.dying) != 0 {
+		t.Errorf("%d states dying three collections after the drop, want none", len(s.dying))
+	}
+}
+
+// inFlight returns the slot a Get in flight on s counts in: it has loaded
+// s's state and its P's slot. Not inlined, so that no frame of the test
+// holds the state.
+//
+//go:noinline
+func inFlight[E any](s *Slices[E]) *perp.Base[struct{}] {
+	pid := perp.Pin()
+	defer perp.Unpin()
+	return &s.st.Load().slots.At(pid).Base
+}

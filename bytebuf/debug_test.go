@@ -83,16 +83,27 @@ func TestDebugUseAfterPut(t *testing.T) {
 		// gives b's old array to a Buffer of its own, kept above b with
 		// that capacity, so the second Get is b.
 		gets int
+		// warm is the number of Get, Write and Put before: on a warm pool
+		// Put keeps b on its P's stack, not on a shelf.
+		warm int
 	}{
 		// A write through a slice kept past Put cannot be caught at the
 		// write: the next Get of its array finds it. (A Buffer method is
 		// caught at the call: TestDebugMethodAfterPut.)
-		{"write=stale-slice", func(_ *bytebuf.Buffer, stale []byte) { stale[1] = 'x' }, "byte 1 of", 1},
+		{"write=stale-slice", func(_ *bytebuf.Buffer, stale []byte) { stale[1] = 'x' }, "byte 1 of", 1, 0},
+		// A new user's try found this one missed once the pool was warm:
+		// Put's per-P stack kept b before it was poisoned.
+		{"write=stale-slice/warm", func(_ *bytebuf.Buffer, stale []byte) { stale[1] = 'x' }, "byte 1 of", 1, 100},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dbgSame(t)
 			r := dbgCatch(t)
 			var p bytebuf.Pool
+			for range tc.warm {
+				w := p.Get()
+				w.WriteString("warm-up")
+				p.Put(w)
+			}
 			b := p.Get()
 			b.WriteString("hello")
 			stale := b.Bytes()

@@ -27,13 +27,10 @@ const (
 	MaxMaxCap = 1 << 30
 )
 
-// Classes and sizes: class c holds the arrays of sizeOf(c) = 1<<c bytes.
-
 // classOf returns the smallest class whose arrays hold n bytes.
 func classOf(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 
-// sizeOf returns the size of class c, 0 <= c < 64; the mask says so to the
-// compiler, which then does not test the shift's range.
+// sizeOf returns 1<<c, class c's size (0 <= c < 64: the mask spares a range test).
 func sizeOf(c int) int { return 1 << (uint(c) & 63) }
 
 // maxClass returns the largest default class: that of the largest power of
@@ -413,6 +410,9 @@ func (p *Pool) admit(b *Buffer) bool {
 		}
 		p.drops.Add(1)
 		return false
+	}
+	if debug.Enabled { // here, not in store alone: a P's stack keeps b too
+		debug.SealPoison(b, b.buf[:cap(b.buf)])
 	}
 	return true
 }

@@ -70,6 +70,26 @@ func varyingSlices() {
 
 var sinkRecords []record
 
+// manyGoroutines starts goroutines that all wait at once, so that the
+// runtime makes a new goroutine (runtime.malg) for each: memory on no stack
+// of the caller's, which no pool can hand out (a new user's profile had
+// advise suggest a reuse.Slices for it).
+//
+//go:noinline
+func manyGoroutines() {
+	var wg sync.WaitGroup
+	release := make(chan struct{})
+	for range 2000 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-release
+		}()
+	}
+	close(release)
+	wg.Wait()
+}
+
 // recordSlices makes slices of a struct that holds strings: a pool of them
 // must clear them (Slices.Zero).
 //
@@ -202,12 +222,23 @@ func makeProfile(t *testing.T) []byte {
 	jsonHandler()
 	twoOnOneLine()
 	twoAlike()
+	manyGoroutines()
 	runtime.GC() // the profile is as of the last collection
 	var b bytes.Buffer
 	if err := pprof.Lookup("allocs").WriteTo(&b, 0); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// findExact returns the site whose Function is fn.
+func findExact(sites []Site, fn string) *Site {
+	for i := range sites {
+		if sites[i].Function == fn {
+			return &sites[i]
+		}
+	}
+	return nil
 }
 
 func find(sites []Site, fn string) *Site {
@@ -277,6 +308,15 @@ func TestAdviseKnownSites(t *testing.T) {
 		if !strings.Contains(s.Why, tt.why) {
 			t.Errorf("%s: rejected because %q, want %q", tt.fn, s.Why, tt.why)
 		}
+	}
+	// The runtime's own memory is no site of the user's.
+	for _, s := range a.Pool {
+		if s.File == "" || strings.HasPrefix(s.Function, "runtime.") || s.Function == "(runtime)" {
+			t.Errorf("advised to pool %s (%s), which the runtime allocates for itself", s.Function, s.Kind)
+		}
+	}
+	if s := findExact(a.Skip, "(runtime)"); s == nil || !strings.Contains(s.Why, "goroutine") {
+		t.Errorf("the goroutines' memory: %+v, want it under do not pool, saying goroutine", s)
 	}
 	// The one-time site is the heaviest in bytes, yet not advised.
 	if len(a.Pool) > 0 && strings.HasSuffix(a.Pool[0].Function, ".loadOnce") {

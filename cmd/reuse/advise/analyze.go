@@ -190,7 +190,7 @@ func add(sites map[string]*site, s *profile.Sample, bytes, objects float64, opt 
 	}
 	var chain []string
 	st := &site{}
-	key := "(runtime)"
+	key := noSite
 	inside := ""
 	if at >= 0 {
 		if i := slices.IndexFunc(frames[:at], func(f frame) bool { return !isStd(f.fn) }); i >= 0 {
@@ -322,6 +322,10 @@ func expand(locs []*profile.Location) []frame {
 	return out
 }
 
+// noSite is the site of the samples with no frame outside the runtime and
+// the standard library.
+const noSite = "(runtime)"
+
 // isStd reports whether a function belongs to the runtime or the standard
 // library: its package path's first element has no dot, and it is not a
 // main package.
@@ -371,6 +375,13 @@ func (s *site) leaf() string {
 // classify names what the site allocates and the reuse type for it, and
 // reports whether it is worth pooling; when not, Why says why.
 func (s *site) classify(opt Options) bool {
+	if s.Function == noSite {
+		s.Why = "no frame of your code or of another module is on these stacks: the runtime or the standard library allocates for itself"
+		if s.has("runtime.malg") {
+			s.Why += ", mostly a new goroutine for each go statement (runtime.malg); no pool hands that out, a fixed set of worker goroutines does where starting them is the cost"
+		}
+		return false
+	}
 	if s.jsonState() || s.jsonValues() {
 		return false
 	}

@@ -271,20 +271,43 @@ func advise(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// adviseDir finds the advise module from the working directory up.
+// adviseDir finds the advise module from the working directory up, or else
+// from this program's own source up: a go run ../reuse/cmd/reuse from the
+// user's module is a build of a clone too.
 func adviseDir() (string, error) {
-	dir, err := os.Getwd()
+	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
+	_, src, _, _ := runtime.Caller(0)
+	return findAdvise(wd, src)
+}
+
+// findAdvise is adviseDir from working directory wd, for a program built
+// from the source file src (not absolute under -trimpath, or in the module
+// cache, which holds no nested module).
+func findAdvise(wd, src string) (string, error) {
+	if d, ok := adviseAbove(wd); ok {
+		return d, nil
+	}
+	if filepath.IsAbs(src) {
+		if d, ok := adviseAbove(filepath.Dir(src)); ok {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("advise: no clone of the reuse repository here or above; reuse is not yet published, so run it from a clone: git clone https://github.com/reuse-go/reuse && cd reuse && go run ./cmd/reuse advise -module YOUR/MODULE PROFILE (without -module, advise infers your code from the profile, never reuse's own; once a release is tagged: go run github.com/reuse-go/reuse/%s@VERSION PROFILE)", adviseModule)
+}
+
+// adviseAbove looks for the advise module in a clone at dir or above.
+func adviseAbove(dir string) (string, bool) {
 	for {
 		d := filepath.Join(dir, filepath.FromSlash(adviseModule))
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d, nil
+			return d, true
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("advise: no clone of the reuse repository here or above; reuse is not yet published, so run it from a clone: git clone https://github.com/reuse-go/reuse && cd reuse && go run ./cmd/reuse advise -module YOUR/MODULE PROFILE (without -module, advise infers your code from the profile, never reuse's own; once a release is tagged: go run github.com/reuse-go/reuse/%s@VERSION PROFILE)", adviseModule)
+			return "", false
 		}
 		dir = parent
 	}

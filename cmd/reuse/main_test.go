@@ -669,8 +669,7 @@ func TestAdviseRuns(t *testing.T) {
 // advise took reuse's module for theirs (issue 60). It now says how to
 // name their module, and that reuse's own is never taken for it.
 func TestAdviseOutsideClone(t *testing.T) {
-	t.Chdir(t.TempDir())
-	_, err := adviseDir()
+	_, err := findAdvise(t.TempDir(), filepath.Join(t.TempDir(), "main.go"))
 	if err == nil {
 		t.Fatal("adviseDir outside a clone: nil error")
 	}
@@ -678,5 +677,19 @@ func TestAdviseOutsideClone(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("adviseDir: %q lacks %q", err, want)
 		}
+	}
+}
+
+// TestAdviseFromUsersModule: a new user ran go run ../reuse/cmd/reuse
+// advise from their own module, and was told there was no clone. The
+// program is the clone's: advise is found from its own source.
+func TestAdviseFromUsersModule(t *testing.T) {
+	t.Chdir(t.TempDir())
+	d, err := adviseDir()
+	if err != nil {
+		t.Fatalf("adviseDir from outside the clone, in a build of it: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(d, "go.mod")); err != nil || !strings.HasSuffix(filepath.ToSlash(d), adviseModule) {
+		t.Errorf("adviseDir = %q, want the clone's %s", d, adviseModule)
 	}
 }

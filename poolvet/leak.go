@@ -263,17 +263,17 @@ func (c *checker) callEscapes(x ssa.CallInstruction, rep ssa.Value) bool {
 // argument other than a static method's receiver, whole, or as memory of
 // it to a callee whose results may carry it back.
 func (c *checker) argEscapes(common *ssa.CallCommon, rep ssa.Value) bool {
-	args := common.Args
+	first := 0
 	if recv, _ := methodCall(common); recv != nil && !common.IsInvoke() {
 		if r, _ := c.vs.of(recv); r == rep {
-			args = args[1:]
+			first = 1
 		}
 	}
 	borrows := c.borrows(common)
-	for _, a := range args {
+	for i, a := range common.Args[first:] {
 		r, derived := c.vs.of(a)
-		if r != rep {
-			continue
+		if r != rep || c.borrowsArg(common, first+i) {
+			continue // a function that only borrows it keeps nothing
 		}
 		if (!derived && !borrows) || mayReturnMemory(common.Signature().Results()) {
 			return true // a callee may keep it or hand it back

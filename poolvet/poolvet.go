@@ -22,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       doc,
 	URL:       "https://pkg.go.dev/github.com/reuse-go/reuse/poolvet",
 	Requires:  []*analysis.Analyzer{buildssa.Analyzer},
-	FactTypes: []analysis.Fact{new(releasesFact)},
+	FactTypes: []analysis.Fact{new(releasesFact), new(borrowsFact)},
 	Run:       run,
 }
 
@@ -116,6 +116,7 @@ type checker struct {
 	hooks    map[types.Object]bool // reuse.Pools whose Reset hook is set (nil: one unknown)
 	fix      *fixState             // what the suggested fixes found (fix.go)
 	counters map[*types.Var]bool   // reference-count fields of the package, once needed
+	borrow   *borrowState          // the parameters its functions only borrow (borrow.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -139,6 +140,7 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	c.computeFacts()
+	c.computeBorrows()
 	c.scanResets()
 	var puts []fieldPut
 	for _, fn := range c.fns {

@@ -127,3 +127,218 @@ func badSlicesEarlyReturn(items []string) int {
 	bytesOf.Put(s[:0])
 	return n
 }
+
+// --- borrowing callees -------------------------------------------------------
+
+// A function of the package that only reads or writes into the value it
+// is handed (a parser, an Unmarshal method) borrows it: the caller still
+// owns it, and must give it back on its error paths too.
+
+type header struct{ typ, size int }
+
+// unmarshal borrows b: it reads it and keeps nothing.
+func (h *header) unmarshal(b []byte) error {
+	if len(b) < 2 {
+		return errBad
+	}
+	h.typ, h.size = int(b[0]), int(b[1])
+	return skip(b[2:])
+}
+
+func skip(b []byte) error {
+	for _, c := range b {
+		if c != 0 {
+			return errBad
+		}
+	}
+	return nil
+}
+
+// parse borrows b through unmarshal.
+func parse(b []byte) (header, error) {
+	var h header
+	err := h.unmarshal(b)
+	return h, err
+}
+
+// fill borrows b: it writes into it.
+func fill(b *bytes.Buffer, n int) error {
+	if n < 0 {
+		return errBad
+	}
+	for range n {
+		b.WriteByte('x')
+	}
+	return nil
+}
+
+// countdown borrows b, calling itself.
+func countdown(b *bytes.Buffer, n int) error {
+	if n == 0 {
+		return nil
+	}
+	b.WriteByte('x')
+	return countdown(b, n-1)
+}
+
+func badAfterUnmarshal(r io.Reader, n int) (header, error) {
+	buf := bytesOf.Get(n) // want `not given back on the path to the return`
+	if _, err := io.ReadFull(r, buf); err != nil {
+		bytesOf.Put(buf[:0])
+		return header{}, err
+	}
+	var h header
+	if err := h.unmarshal(buf); err != nil {
+		return header{}, err
+	}
+	bytesOf.Put(buf[:0])
+	return h, nil
+}
+
+func badAfterParse(buf []byte) (header, error) {
+	s := bytesOf.Get(len(buf)) // want `not given back`
+	copy(s, buf)
+	h, err := parse(s)
+	if err != nil {
+		return h, err
+	}
+	bytesOf.Put(s[:0])
+	return h, nil
+}
+
+func badAfterFill(w io.Writer, n int) error {
+	b := bufs.Get() // want `not given back`
+	if err := fill(b, n); err != nil {
+		return err
+	}
+	if err := countdown(b, n); err != nil {
+		bufs.Put(b)
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	bufs.Put(b)
+	return err
+}
+
+func cleanAfterUnmarshal(r io.Reader, n int) (header, error) {
+	buf := bytesOf.Get(n)
+	defer bytesOf.Put(buf[:0])
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return header{}, err
+	}
+	var h header
+	err := h.unmarshal(buf)
+	return h, err
+}
+
+// Callees that keep what they are handed: the caller gives it up.
+
+var queue = make(chan *bytes.Buffer, 1)
+
+var held [][]byte
+
+func keep(b *bytes.Buffer) error { kept = b; return nil }
+
+func enqueue(b *bytes.Buffer) error {
+	select {
+	case queue <- b:
+		return nil
+	default:
+		return errBad
+	}
+}
+
+func spawn(b *bytes.Buffer) error {
+	go func() { kept = b }()
+	return nil
+}
+
+func forward(b *bytes.Buffer) error { return keep(b) }
+
+func releaseOnErr(b *bytes.Buffer, fail bool) error {
+	if fail {
+		bufs.Put(b)
+		return errBad
+	}
+	return nil
+}
+
+func head(b []byte) ([]byte, error) {
+	if len(b) < 2 {
+		return nil, errBad
+	}
+	return b[:2], nil
+}
+
+func hold(b []byte) error { held = append(held, b[1:]); return nil }
+
+type box struct{ b *bytes.Buffer }
+
+func (x *box) adopt(b *bytes.Buffer) error { x.b = b; return nil }
+
+func cleanKept() error {
+	b := bufs.Get()
+	if err := keep(b); err != nil {
+		return err
+	}
+	return nil
+}
+
+func cleanEnqueued() error {
+	b := bufs.Get()
+	if err := enqueue(b); err != nil {
+		return err
+	}
+	return nil
+}
+
+func cleanSpawned() error {
+	b := bufs.Get()
+	if err := spawn(b); err != nil {
+		return err
+	}
+	return nil
+}
+
+func cleanForwarded() error {
+	b := bufs.Get()
+	if err := forward(b); err != nil {
+		return err
+	}
+	return nil
+}
+
+func cleanReleasedOnErr(w io.Writer, fail bool) error {
+	b := bufs.Get()
+	if err := releaseOnErr(b, fail); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	bufs.Put(b)
+	return err
+}
+
+func cleanHead(n int) ([]byte, error) {
+	s := bytesOf.Get(n)
+	h, err := head(s)
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+func cleanHeld(n int) error {
+	s := bytesOf.Get(n)
+	if err := hold(s); err != nil {
+		return err
+	}
+	return nil
+}
+
+func cleanAdopted(x *box) error {
+	b := bufs.Get()
+	if err := x.adopt(b); err != nil {
+		return err
+	}
+	return nil
+}

@@ -41,6 +41,52 @@ func readHeaderClean(r io.Reader, n int) (hdr [4]byte, err error) {
 	return hdr, nil
 }
 
+// readHeaderUnmarshal is syncthing's rawConnection.readHeader before
+// v1.15.0 in full: the buffer goes to hdr.Unmarshal, which only borrows it
+// (a fact across the package boundary), and is not given back when that
+// fails.
+func readHeaderUnmarshal(r io.Reader, n int) (wrap.Header, error) {
+	buf := bufs.Get(n) // want `not given back`
+	if _, err := io.ReadFull(r, buf); err != nil {
+		bufs.Put(buf)
+		return wrap.Header{}, err
+	}
+	var hdr wrap.Header
+	if err := hdr.Unmarshal(buf); err != nil {
+		return wrap.Header{}, err
+	}
+	bufs.Put(buf)
+	return hdr, nil
+}
+
+// readHeaderUnmarshalClean is the fix, v1.15.0.
+func readHeaderUnmarshalClean(r io.Reader, n int) (wrap.Header, error) {
+	buf := bufs.Get(n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		bufs.Put(buf)
+		return wrap.Header{}, err
+	}
+	var hdr wrap.Header
+	err := hdr.Unmarshal(buf)
+	bufs.Put(buf)
+	return hdr, err
+}
+
+// readHeaderRetained hands the buffer to Retain, which keeps it: not a
+// leak.
+func readHeaderRetained(r io.Reader, n int) (wrap.Header, error) {
+	buf := bufs.Get(n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		bufs.Put(buf)
+		return wrap.Header{}, err
+	}
+	var hdr wrap.Header
+	if err := hdr.Retain(buf); err != nil {
+		return wrap.Header{}, err
+	}
+	return hdr, nil
+}
+
 // compact is nats-server's fileStore.compact before v2.14.3: a block of a
 // Get wrapper that may allocate is not recycled on an error path.
 func compact(r io.Reader) (int, error) {
@@ -86,7 +132,7 @@ func nextRequestClean(reply string, queued, limit int) error {
 // writeFrame leaks a bytebufferpool buffer on an error path: Put drops
 // buffers larger than the pool calibrated, either way the caller no
 // longer owns it.
-func writeFrame(w io.Writer, p []byte) error {
+func writeFrame(w io.Writer, p []byte) error { // want writeFrame:`borrows\(\[1\]\)`
 	b := bytebufferpool.Get() // want `not given back`
 	if len(p) > 1<<20 {
 		return errTooLong
@@ -97,7 +143,7 @@ func writeFrame(w io.Writer, p []byte) error {
 	return err
 }
 
-func writeFrameClean(w io.Writer, p []byte) error {
+func writeFrameClean(w io.Writer, p []byte) error { // want writeFrameClean:`borrows\(\[1\]\)`
 	b := bytebufferpool.Get()
 	defer bytebufferpool.Put(b)
 	if len(p) > 1<<20 {
@@ -206,7 +252,7 @@ func findClean(reply string, ok bool) int {
 
 // deliverClean: Deliver Puts a message that points back to the owner,
 // which is not pooled with it.
-func deliverClean(o *wrap.Owner) int {
+func deliverClean(o *wrap.Owner) int { // want deliverClean:`borrows\(\[0\]\)`
 	o.Deliver("a")
 	o.Deliver("b")
 	return o.Sent
@@ -215,7 +261,7 @@ func deliverClean(o *wrap.Owner) int {
 // cacheClean is fiber's cache middleware: Set gives the item back or keeps
 // it, as the cache's state decides, and Release after it is then no
 // double Put.
-func cacheClean(m *wrap.Cache, key string, it *wrap.Item) {
+func cacheClean(m *wrap.Cache, key string, it *wrap.Item) { // want cacheClean:`borrows\(\[0\]\)`
 	m.Set(key, it)
 	m.Release(it)
 }

@@ -2,7 +2,10 @@
 // package lifetimes calls them across a package boundary, through facts.
 package wrap
 
-import "sync"
+import (
+	"errors"
+	"sync"
+)
 
 // Buffers is a pool type with Get and Put methods over sync.Pools of size
 // classes, that allocates what it cannot serve (syncthing's lib/protocol
@@ -12,7 +15,7 @@ type Buffers struct {
 }
 
 // Get returns a slice of len size, pooled when size fits a class.
-func (p *Buffers) Get(size int) []byte { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+func (p *Buffers) Get(size int) []byte { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)` Get:`borrows\(\[0\]\)`
 	if size > 1<<16 {
 		return make([]byte, size)
 	}
@@ -28,7 +31,7 @@ func (p *Buffers) Get(size int) []byte { // want Get:`releases\(put=\[\], close=
 }
 
 // Put gives bs back, unless it is too large to keep.
-func (p *Buffers) Put(bs []byte) { // want Put:`releases\(put=\[1\], close=\[\]\)`
+func (p *Buffers) Put(bs []byte) { // want Put:`releases\(put=\[1\], close=\[\]\)` Put:`borrows\(\[0\]\)`
 	if cap(bs) > 1<<16 {
 		return
 	}
@@ -97,7 +100,7 @@ type Boxes struct {
 type box struct{ buf []byte }
 
 // Get returns a slice of len size, from a box when one is pooled.
-func (p *Boxes) Get(size int) []byte { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+func (p *Boxes) Get(size int) []byte { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)` Get:`borrows\(\[0\]\)`
 	if size > 1<<16 {
 		return make([]byte, size)
 	}
@@ -116,7 +119,7 @@ func (p *Boxes) Get(size int) []byte { // want Get:`releases\(put=\[\], close=\[
 }
 
 // Put gives buf back in a box, unless it is too large to keep.
-func (p *Boxes) Put(buf []byte) { // want Put:`releases\(put=\[1\], close=\[\]\)`
+func (p *Boxes) Put(buf []byte) { // want Put:`releases\(put=\[1\], close=\[\]\)` Put:`borrows\(\[0\]\)`
 	if cap(buf) == 0 || cap(buf) > 1<<16 {
 		return
 	}
@@ -176,7 +179,7 @@ type Item struct{ Body []byte }
 
 // Release gives it back unless the cache keeps items in memory: a branch
 // on the cache's own state, not a drop.
-func (m *Cache) Release(it *Item) {
+func (m *Cache) Release(it *Item) { // want Release:`borrows\(\[0\]\)`
 	if m.store == nil {
 		return
 	}
@@ -193,3 +196,29 @@ func (m *Cache) Set(key string, it *Item) {
 		m.memory[key] = it
 	}
 }
+
+// Header is a message header, decoded from a buffer that a caller owns
+// (syncthing's protocol.Header, whose generated Unmarshal only reads it).
+type Header struct{ Type, Size int }
+
+// Unmarshal borrows its receiver and b: it reads b and keeps nothing.
+func (h *Header) Unmarshal(b []byte) error { // want Unmarshal:`borrows\(\[0 1\]\)`
+	if len(b) < 2 {
+		return errShort
+	}
+	h.Type, h.Size = int(b[0]), int(b[1])
+	return nil
+}
+
+// Retain decodes b like Unmarshal, and keeps it: the caller gives it up.
+func (h *Header) Retain(b []byte) error { // want Retain:`borrows\(\[0\]\)`
+	if err := h.Unmarshal(b); err != nil {
+		return err
+	}
+	retained = b
+	return nil
+}
+
+var retained []byte
+
+var errShort = errors.New("short header")

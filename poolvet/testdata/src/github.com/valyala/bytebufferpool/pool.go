@@ -14,10 +14,10 @@ type ByteBuffer struct {
 }
 
 // Reset makes the buffer empty.
-func (b *ByteBuffer) Reset() { b.B = b.B[:0] }
+func (b *ByteBuffer) Reset() { b.B = b.B[:0] } // want Reset:`borrows\(\[0\]\)`
 
 // Write appends p.
-func (b *ByteBuffer) Write(p []byte) (int, error) {
+func (b *ByteBuffer) Write(p []byte) (int, error) { // want Write:`borrows\(\[0 1\]\)`
 	b.B = append(b.B, p...)
 	return len(p), nil
 }
@@ -42,7 +42,7 @@ var defaultPool Pool
 func Get() *ByteBuffer { return defaultPool.Get() } // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
 
 // Get returns a new buffer or one from the pool.
-func (p *Pool) Get() *ByteBuffer { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)`
+func (p *Pool) Get() *ByteBuffer { // want Get:`releases\(put=\[\], close=\[\], takes=\[0\]\)` Get:`borrows\(\[0\]\)`
 	v := p.pool.Get()
 	if v != nil {
 		return v.(*ByteBuffer)
@@ -54,7 +54,7 @@ func (p *Pool) Get() *ByteBuffer { // want Get:`releases\(put=\[\], close=\[\], 
 func Put(b *ByteBuffer) { defaultPool.Put(b) } // want Put:`releases\(put=\[0\], close=\[\]\)`
 
 // Put gives b back, unless it is larger than the pool keeps.
-func (p *Pool) Put(b *ByteBuffer) { // want Put:`releases\(put=\[1\], close=\[\]\)`
+func (p *Pool) Put(b *ByteBuffer) { // want Put:`releases\(put=\[1\], close=\[\]\)` Put:`borrows\(\[0\]\)`
 	idx := index(len(b.B))
 	if atomic.AddUint64(&p.calls[idx], 1) > calibrateCallsThreshold {
 		p.calibrate()
@@ -66,7 +66,7 @@ func (p *Pool) Put(b *ByteBuffer) { // want Put:`releases\(put=\[1\], close=\[\]
 	}
 }
 
-func (p *Pool) calibrate() {
+func (p *Pool) calibrate() { // want calibrate:`borrows\(\[0\]\)`
 	if !atomic.CompareAndSwapUint64(&p.calibrating, 0, 1) {
 		return
 	}

@@ -218,9 +218,16 @@ func (c *checker) dropLent(fn *ssa.Function, b []bool, rels []release) bool {
 }
 
 // lends reports whether in, which uses the value of class rep, may keep
-// it: the leak check's escaping uses, and a call of a method of the
-// package on it that does not borrow its receiver.
+// it: the leak check's escaping uses, a store anywhere but into the value,
+// and a call of a method of the package on it that does not borrow its
+// receiver.
 func (c *checker) lends(in ssa.Instruction, rep ssa.Value) bool {
+	if st, ok := in.(*ssa.Store); ok {
+		// Into its own memory, or into a local that is the value itself;
+		// a subslice in a local of its own is a value not followed.
+		r, _ := c.vs.of(st.Addr)
+		return r != rep
+	}
 	if ci, ok := in.(ssa.CallInstruction); ok {
 		if _, isGo := in.(*ssa.Go); !isGo {
 			return c.callLends(ci, rep)

@@ -342,3 +342,23 @@ func cleanAdopted(x *box) error {
 	}
 	return nil
 }
+
+// tail keeps a subslice of b in a local a closure captures, and returns
+// it: it does not borrow b.
+func tail(b []byte) ([]byte, error) {
+	t := b[1:]
+	check := func() bool { return len(t) > 0 }
+	if !check() {
+		return nil, errBad
+	}
+	return t, nil
+}
+
+func cleanTail(n int) ([]byte, error) {
+	s := bytesOf.Get(n)
+	t, err := tail(s)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}

@@ -261,7 +261,8 @@ func (c *checker) callEscapes(x ssa.CallInstruction, rep ssa.Value) bool {
 
 // argEscapes reports whether the call passes the value of class rep as an
 // argument other than a static method's receiver, whole, or as memory of
-// it to a callee whose results may carry it back.
+// it to a callee whose results may carry it back, to a parameter that the
+// callee does not only borrow.
 func (c *checker) argEscapes(common *ssa.CallCommon, rep ssa.Value) bool {
 	first := 0
 	if recv, _ := methodCall(common); recv != nil && !common.IsInvoke() {
@@ -286,7 +287,8 @@ func (c *checker) argEscapes(common *ssa.CallCommon, rep ssa.Value) bool {
 // of the standard library (fmt.Fprintf, json.Unmarshal, io.Copy) whose
 // results cannot carry them back. Such a function keeps nothing after it
 // returns; a function of the program may keep what it is handed, and owns
-// it from then on.
+// it from then on, unless its borrowsFact says it only borrows it
+// (borrowsArg, borrow.go).
 func (c *checker) borrows(common *ssa.CallCommon) bool {
 	if common.IsInvoke() {
 		return false

@@ -117,6 +117,7 @@ type checker struct {
 	fix      *fixState             // what the suggested fixes found (fix.go)
 	counters map[*types.Var]bool   // reference-count fields of the package, once needed
 	borrow   *borrowState          // the parameters its functions only borrow (borrow.go)
+	owned    *ownedState           // call sites and releases for the owned-parameter check (owned.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -461,6 +462,7 @@ func (c *checker) checkFunc(fn *ssa.Function) []fieldPut {
 	c.checkEscapeBeforePut(fn, rels)
 	if leakCheck {
 		c.checkLeaks(fn, rels)
+		c.checkOwnedLeaks(fn, rels)
 	}
 	return c.fieldPuts(rels)
 }

@@ -59,6 +59,9 @@ func (c *checker) checkOwnedLeaks(fn *ssa.Function, rels []release) {
 				fields = append(fields, loc.f)
 			}
 		}
+		if i == 0 && fn.Signature.Recv() != nil {
+			continue // a receiver's fields outlive the call
+		}
 		for _, f := range fields {
 			s := ownedSubject{p, base, f}
 			if why, ok := c.owns(fn, i, s, rels); ok {
@@ -92,16 +95,17 @@ func (c *checker) owns(fn *ssa.Function, i int, s ownedSubject, rels []release) 
 // it) whole to something that disposes of it, stores it, sends it. A
 // function that only gives it back on some paths (as a flag, or the state
 // of another value, decides) leaves it to its caller, or to whatever
-// keeps it, on the others; and a holder fn never hands on (a method's
-// receiver, whose fields outlive the call) still holds the value in its
-// field where fn returns.
+// keeps it, on the others. For a field, the holder itself must be
+// handed on: one that fn never hands on still holds the value in its
+// field where fn returns (and so does a method's receiver, which is not
+// followed).
 func (c *checker) consumes(fn *ssa.Function, s ownedSubject) bool {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
 			if ci, ok := in.(ssa.CallInstruction); ok && c.releasesSubject(ci, s) {
 				continue
 			}
-			if c.handsOn(in, s.base, s.f, 0) {
+			if c.handsOn(in, s.base, nil, 0) {
 				return true
 			}
 		}

@@ -213,3 +213,34 @@ func (p *packer) appendFrames(buffer *packetBuffer) {
 	buffer.Data = append(buffer.Data, 1)
 	p.onAppend(buffer)
 }
+
+// Look-alike: a method gives back its receiver's frame on some paths and
+// returns early on others, where the stream still holds it (quic-go
+// v0.65.0 SendStream.CancelWrite).
+type sendStream struct {
+	nextFrame *packetBuffer
+	done      bool
+	offset    int
+}
+
+func (s *sendStream) returnFrames() {
+	if s.nextFrame != nil {
+		s.nextFrame.Release()
+		s.nextFrame = nil
+	}
+}
+
+func (s *sendStream) cancelWrite() {
+	if s.done {
+		return
+	}
+	s.done = true
+	if s.offset == 0 {
+		s.returnFrames()
+		return
+	}
+	if s.nextFrame != nil && len(s.nextFrame.Data) > s.offset {
+		s.nextFrame.Release()
+		s.nextFrame = nil
+	}
+}

@@ -297,7 +297,7 @@ func (c *checker) computeTakes() {
 	for iter := 0; iter < 8; iter++ {
 		changed := false
 		for _, fn := range c.fns {
-			t := c.takesOfFunc(fn)
+			t, through := c.takesOfFunc(fn)
 			if len(t) == 0 {
 				continue
 			}
@@ -306,8 +306,8 @@ func (c *checker) computeTakes() {
 				f = new(releasesFact)
 				c.facts[fn] = f
 			}
-			if len(f.Takes) != len(t) {
-				f.Takes = t
+			if len(f.Takes) != len(t) || len(f.Through) != len(through) {
+				f.Takes, f.Through = t, through
 				changed = true
 			}
 			if n := c.nilOnErr(fn, t[0]); n != f.NilOnErr {
@@ -323,23 +323,29 @@ func (c *checker) computeTakes() {
 
 // takesOfFunc returns the results of fn that, on every return, are a
 // value taken from a pool or new memory, and on one at least a pooled one,
-// of a type that a function of the package gives back.
-func (c *checker) takesOfFunc(fn *ssa.Function) []int {
+// of a type that a function of the package gives back; and the
+// parameters the first of them may be instead (see throughParams).
+func (c *checker) takesOfFunc(fn *ssa.Function) ([]int, []int) {
 	res := fn.Signature.Results()
 	if res.Len() == 0 || len(fn.Blocks) == 0 {
-		return nil
+		return nil, nil
 	}
 	taken := c.takenIn(fn)
 	if len(taken) == 0 {
-		return nil
+		return nil, nil
 	}
-	var out []int
+	var out, through []int
 	for i := 0; i < res.Len(); i++ {
-		if c.givesBackType(res.At(i).Type()) && c.returnsTaken(fn, i, taken) {
+		if !c.givesBackType(res.At(i).Type()) {
+			continue
+		}
+		if c.returnsTaken(fn, i, taken) {
 			out = append(out, i)
+		} else if th, ok := c.throughParams(fn, i, taken); ok && len(out) == 0 {
+			out, through = append(out, i), th
 		}
 	}
-	return out
+	return out, through
 }
 
 // takenIn returns the classes of the values that fn's calls take from a
@@ -605,7 +611,7 @@ func killNilBranch(kills map[*ssa.BasicBlock][]int, v ssa.Value) {
 }
 
 // takenByFact reports whether call takes its value through a Get wrapper's
-// fact rather than from a pool's own Get. Such a value is held to be
+// fact rather than from a pool's own Get, of a type with methods. Such a value is held to be
 // leaked only where the function gives it back on some other path: a
 // wrapper's result may also flow on through the methods of a fluent
 // builder that return their receiver (zerolog's l.Debug().Msg(...)),
@@ -619,7 +625,19 @@ func (c *checker) takenByFact(call *ssa.Call) bool {
 		return false
 	}
 	f := c.factOf(callee)
-	return f != nil && len(f.Takes) > 0
+	return f != nil && len(f.Takes) > 0 && hasMethods(call.Call.Signature().Results().At(f.Takes[0]).Type())
+}
+
+// hasMethods reports whether a value of type t, or a pointer to it, has
+// methods: without them it cannot flow on through a fluent builder, and
+// a Get wrapper's []byte is leaked where it is not given back, as a Get's.
+func hasMethods(t types.Type) bool {
+	if types.NewMethodSet(t).Len() > 0 {
+		return true
+	}
+	_, isPtr := t.Underlying().(*types.Pointer)
+	_, isIface := t.Underlying().(*types.Interface)
+	return !isPtr && !isIface && types.NewMethodSet(types.NewPointer(t)).Len() > 0
 }
 
 // releasedIn reports whether one of rels gives back the class rep.

@@ -63,7 +63,7 @@ func (c *checker) taken(call *ssa.Call) (v ssa.Value, errv ssa.Value, handle boo
 	if gets[methodKey(obj)] {
 		return call, nil, false
 	}
-	if f := c.factOf(callee); f != nil && len(f.Takes) > 0 {
+	if f := c.factOf(callee); f != nil && len(f.Takes) > 0 && passedNil(call, f.Through) {
 		if f.NilOnErr {
 			errv = takenResult(call, call.Call.Signature().Results().Len()-1)
 		}
@@ -291,7 +291,7 @@ func (c *checker) argEscapes(common *ssa.CallCommon, rep ssa.Value) bool {
 // (borrowsArg, borrow.go).
 func (c *checker) borrows(common *ssa.CallCommon) bool {
 	if common.IsInvoke() {
-		return false
+		return stdInterfaceMethod(common)
 	}
 	fn, ok := common.Value.(*ssa.Function)
 	if !ok || fn.Pkg == nil || fn.Signature.Recv() != nil {

@@ -61,6 +61,11 @@ type releasesFact struct {
 	PutIf  []int
 	Result int
 	When   bool
+	// Through lists the parameters that the first of Takes may be
+	// instead of a pooled value (a buffer passed in, used when it is
+	// large enough): a call takes from the pool only where each of them
+	// is nil.
+	Through []int
 }
 
 // AFact marks releasesFact as a fact.
@@ -74,6 +79,9 @@ func (f *releasesFact) String() string {
 		}
 		if f.NilOnErr {
 			s += ", nil on error"
+		}
+		if len(f.Through) > 0 {
+			s += fmt.Sprintf(", through=%v", f.Through)
 		}
 		if len(f.Unref) > 0 || len(f.PutIf) > 0 {
 			s += fmt.Sprintf(", unref=%v", f.Unref)

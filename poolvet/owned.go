@@ -2,8 +2,10 @@ package poolvet
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -25,6 +27,9 @@ import (
 // that neither gives it back nor hands it on (stores it, passes it whole
 // to a function that may keep it or give it back, starts a function
 // literal that does) loses it: the next Get allocates anew.
+
+// handedWhy starts the reason of a report where the callers hand over.
+const handedWhy = "its callers hand it to "
 
 // ownedSubject is what an owned-parameter check follows: a parameter of
 // class base, whole (f nil), or the value in its field f.
@@ -51,7 +56,7 @@ func (c *checker) checkOwnedLeaks(fn *ssa.Function, rels []release) {
 		}
 		s := ownedSubject{p, base, nil}
 		if why, ok := c.owns(fn, i, s, rels); ok {
-			c.reportOwned(fn, s, why, rels)
+			c.reportOwned(fn, i, s, why, rels)
 		}
 		var fields []*types.Var
 		for _, r := range rels {
@@ -65,7 +70,7 @@ func (c *checker) checkOwnedLeaks(fn *ssa.Function, rels []release) {
 		for _, f := range fields {
 			s := ownedSubject{p, base, f}
 			if why, ok := c.owns(fn, i, s, rels); ok {
-				c.reportOwned(fn, s, why, rels)
+				c.reportOwned(fn, i, s, why, rels)
 			}
 		}
 	}
@@ -82,7 +87,7 @@ func (c *checker) owns(fn *ssa.Function, i int, s ownedSubject, rels []release) 
 		}
 	}
 	if why == "" && s.f == nil && c.handedOver(fn, i) {
-		why = fmt.Sprintf("its callers hand it to %s, which does not give it back or hand it on here", fn.Name())
+		why = fmt.Sprintf("%s%s, which does not give it back or hand it on here", handedWhy, fn.Name())
 	}
 	if why == "" || !c.consumes(fn, s) || c.callerKeeps(fn, i, s.f) {
 		return "", false
@@ -145,6 +150,7 @@ type ownedState struct {
 type callSite struct {
 	caller *ssa.Function
 	args   []ssa.Value
+	instr  ssa.CallInstruction
 }
 
 func (c *checker) ownedCache() *ownedState {
@@ -157,7 +163,7 @@ func (c *checker) ownedCache() *ownedState {
 			for _, in := range b.Instrs {
 				if ci, ok := in.(ssa.CallInstruction); ok {
 					if callee, args := callTarget(ci.Common()); callee != nil {
-						c.owned.sites[callee] = append(c.owned.sites[callee], callSite{caller, args})
+						c.owned.sites[callee] = append(c.owned.sites[callee], callSite{caller, args, ci})
 					}
 				}
 			}
@@ -292,7 +298,7 @@ func (c *checker) handsOffWhole(in ssa.Instruction, root ssa.Value, site callSit
 
 // reportOwned reports each return of fn that a path from the entry
 // reaches without giving back or handing on the subject s.
-func (c *checker) reportOwned(fn *ssa.Function, s ownedSubject, why string, rels []release) {
+func (c *checker) reportOwned(fn *ssa.Function, i int, s ownedSubject, why string, rels []release) {
 	kills := make(map[*ssa.BasicBlock][]int)
 	for _, b := range fn.Blocks {
 		for i, in := range b.Instrs {
@@ -316,8 +322,52 @@ func (c *checker) reportOwned(fn *ssa.Function, s ownedSubject, why string, rels
 		if !at.IsValid() && fn.Syntax() != nil {
 			at = fn.Syntax().End() - 1
 		}
+		if s.f == nil && strings.HasPrefix(why, handedWhy) && returnsError(ret) {
+			c.reportFailedCalls(fn, i, at)
+			continue
+		}
 		c.report(at, fmt.Sprintf("%s is not given back on the path to this return: %s", name, why), 0)
 	}
+}
+
+// returnsError reports whether ret returns an error result that is not
+// a constant nil.
+func returnsError(ret *ssa.Return) bool {
+	n := len(ret.Results)
+	if n == 0 || !isErrorType(ret.Results[n-1].Type()) {
+		return false
+	}
+	return !isNilConst(ret.Results[n-1])
+}
+
+// reportFailedCalls reports the calls of fn that hand it, as parameter i,
+// the value it drops where it returns an error at ret: the caller sees
+// the error, and gives the value back there (nats-server's
+// processNextMsgRequest, where waitQueue.add fails when the queue is
+// full).
+func (c *checker) reportFailedCalls(fn *ssa.Function, i int, ret token.Pos) {
+	for _, site := range c.ownedCache().sites[fn] {
+		if i >= len(site.args) {
+			continue
+		}
+		if root, derived := c.vs.of(site.args[i]); derived || !c.takenClass(root) {
+			continue
+		}
+		c.report(site.instr.Pos(), fmt.Sprintf("%s is not given back when %s fails: it returns an error at %s without giving it back or handing it on", c.argName(site, i), fn.Name(), c.where(ret)), 0)
+	}
+}
+
+// argName returns the source text of argument i (receiver first) of the
+// call at site.
+func (c *checker) argName(site callSite, i int) string {
+	common := site.instr.Common()
+	if ce := c.calls[common.Pos()]; ce != nil {
+		if e := argExpr(ce, i, c.argShift(common, ce)); e != nil {
+			return types.ExprString(e)
+		}
+	}
+	r, _ := c.vs.of(site.args[i])
+	return c.className(r)
 }
 
 // addOwnedBranches adds to kills the branches on the subject alone (a nil

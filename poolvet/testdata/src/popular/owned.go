@@ -1,6 +1,9 @@
 package popular
 
-import "errors"
+import (
+	"errors"
+	"sync"
+)
 
 // Reference-count leaks that start at a parameter, or at a field of one,
 // rather than at a Get: the function owns the packet buffer (it gives it
@@ -242,5 +245,82 @@ func (s *sendStream) cancelWrite() {
 	if s.nextFrame != nil && len(s.nextFrame.Data) > s.offset {
 		s.nextFrame.Release()
 		s.nextFrame = nil
+	}
+}
+
+// A request taken from the pool is handed to the wait queue, which drops
+// it when it is full and says so by an error: the caller sees the error
+// and must give it back there (nats-server v2.10.22
+// consumer.processNextMsgRequest and waitQueue.add, fixed in v2.10.23).
+type pullRequest struct {
+	next  *pullRequest
+	reply string
+}
+
+var prPool = sync.Pool{New: func() any { return new(pullRequest) }}
+
+func (wr *pullRequest) recycle() {
+	wr.next, wr.reply = nil, ""
+	prPool.Put(wr)
+}
+
+type pullQueue struct {
+	n, max     int
+	head, tail *pullRequest
+}
+
+var errPullQueueFull = errors.New("wait queue is full")
+
+func (wq *pullQueue) add(wr *pullRequest) error {
+	if wq.n >= wq.max {
+		return errPullQueueFull
+	}
+	if wq.head == nil {
+		wq.head = wr
+	} else {
+		wq.tail.next = wr
+	}
+	wq.tail = wr
+	wq.n++
+	return nil
+}
+
+type consumer struct{ waiting *pullQueue }
+
+func (o *consumer) processNextMsgRequest(reply string) {
+	wr := prPool.Get().(*pullRequest)
+	wr.reply = reply
+	if err := o.waiting.add(wr); err != nil { // want `wr is not given back when add fails: it returns an error at owned.go:\d+`
+		return
+	}
+}
+
+// The fix, on a queue of its own type so that its caller's release does
+// not make the one above the caller's: the error path recycles it.
+type fixedQueue struct {
+	n, max     int
+	head, tail *pullRequest
+}
+
+func (wq *fixedQueue) add(wr *pullRequest) error {
+	if wq.n >= wq.max {
+		return errPullQueueFull
+	}
+	if wq.head == nil {
+		wq.head = wr
+	} else {
+		wq.tail.next = wr
+	}
+	wq.tail = wr
+	wq.n++
+	return nil
+}
+
+func processFixed(wq *fixedQueue, reply string) {
+	wr := prPool.Get().(*pullRequest)
+	wr.reply = reply
+	if err := wq.add(wr); err != nil {
+		wr.recycle()
+		return
 	}
 }

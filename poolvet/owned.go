@@ -422,7 +422,7 @@ func (c *checker) disposes(fn *ssa.Function, base ssa.Value, f *types.Var, depth
 // value whole that disposes of it.
 func (c *checker) disposalAt(in ssa.Instruction, base ssa.Value, f *types.Var, depth int) bool {
 	s := ownedSubject{base: base, f: f}
-	if ci, ok := in.(ssa.CallInstruction); ok && c.releasesSubject(ci, s) {
+	if ci, ok := in.(ssa.CallInstruction); ok && (c.releasesSubject(ci, s) || f == nil && c.ownMethod(ci.Common(), base)) {
 		return true
 	}
 	if f != nil {
@@ -532,4 +532,21 @@ func (c *checker) wholeArg(common *ssa.CallCommon, rep ssa.Value) (*ssa.Function
 		}
 	}
 	return callee, whole
+}
+
+// ownMethod reports whether common calls a method of the package on the
+// value of class base as its receiver. The value's own methods may give
+// it up on purpose (nats-server's mqttPipelined.abandon leaves an entry a
+// reply may still reach to the GC): a path through one is not followed.
+func (c *checker) ownMethod(common *ssa.CallCommon, base ssa.Value) bool {
+	recv, _ := methodCall(common)
+	if recv == nil || common.IsInvoke() {
+		return false
+	}
+	fn, ok := common.Value.(*ssa.Function)
+	if !ok || fn.Pkg != c.pkg || len(fn.Blocks) == 0 {
+		return false
+	}
+	r, derived := c.vs.of(recv)
+	return r == base && !derived
 }

@@ -324,3 +324,46 @@ func processFixed(wq *fixedQueue, reply string) {
 		return
 	}
 }
+
+// Look-alike: the entry's own method gives it up on purpose, where a
+// reply may still reach it (nats-server v2.15.3 mqttPipelinePush and
+// mqttPipelined.abandon).
+type pipelined struct {
+	reply string
+	done  chan struct{}
+}
+
+var pipelinedPool = sync.Pool{New: func() any { return new(pipelined) }}
+
+func (p *pipelined) returnToPool() {
+	*p = pipelined{done: p.done}
+	pipelinedPool.Put(p)
+}
+
+// abandon leaves p to the GC: a reply may still complete it.
+func (p *pipelined) abandon() { p.reply = "" }
+
+type pipeline struct{ q chan *pipelined }
+
+var errNotRunning = errors.New("server not running")
+
+func (pipe *pipeline) push(p *pipelined) error {
+	if pipe.q == nil {
+		p.abandon()
+		return errNotRunning
+	}
+	pipe.q <- p
+	return nil
+}
+
+func pubAck(pipe *pipeline, reply string) error {
+	p := pipelinedPool.Get().(*pipelined)
+	p.reply = reply
+	return pipe.push(p)
+}
+
+func drain(pipe *pipeline) {
+	for p := range pipe.q {
+		p.returnToPool()
+	}
+}

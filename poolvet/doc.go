@@ -45,6 +45,12 @@
 //     an early return, an error path, a case of a switch. The GC collects
 //     it, so this is a reuse missed (for a handle, its codec state lost),
 //     not a corruption. Reported at the Get; -leak=false turns it off.
+//     A parameter (or the value in a field of one) that the function owns
+//     is checked too, from its entry: one it gives back on some path, or
+//     that its callers take from a pool and hand over, when it also hands
+//     it on somewhere and no caller gives it back itself. Reported at each
+//     return that loses it, or, where the callers hand it over and the
+//     function returns an error there, at the call.
 //
 // A leak is told from a hand-off by what the function does with the value
 // on any path: returning it, storing it anywhere but in a local variable,

@@ -142,6 +142,15 @@ func killErrBranch(kills map[*ssa.BasicBlock][]int, errv ssa.Value) {
 	}
 }
 
+// returnPos is where a report on ret goes: its position, or the closing
+// brace of fn for the implicit return at the end of a body.
+func returnPos(fn *ssa.Function, ret *ssa.Return) token.Pos {
+	if at := ret.Pos(); at.IsValid() || fn.Syntax() == nil {
+		return at
+	}
+	return fn.Syntax().End() - 1
+}
+
 // reportLeak reports call if reg, what runs after it until the value is
 // given back, reaches a return.
 func (c *checker) reportLeak(fn *ssa.Function, call *ssa.Call, reg *region, handle bool) {
@@ -150,10 +159,7 @@ func (c *checker) reportLeak(fn *ssa.Function, call *ssa.Call, reg *region, hand
 		if !ok {
 			continue
 		}
-		at := ret.Pos()
-		if !at.IsValid() && fn.Syntax() != nil {
-			at = fn.Syntax().End() - 1 // the closing brace
-		}
+		at := returnPos(fn, ret)
 		where := c.where(posOr(at, call.Pos()))
 		if handle {
 			c.report(call.Pos(), fmt.Sprintf("pooled handle is not given back: no Close on the path to the return at %s", where), 0)

@@ -318,10 +318,7 @@ func (c *checker) reportOwned(fn *ssa.Function, i int, s ownedSubject, why strin
 		if !ok {
 			continue
 		}
-		at := ret.Pos()
-		if !at.IsValid() && fn.Syntax() != nil {
-			at = fn.Syntax().End() - 1
-		}
+		at := returnPos(fn, ret)
 		if s.f == nil && strings.HasPrefix(why, handedWhy) && returnsError(ret) {
 			c.reportFailedCalls(fn, i, at)
 			continue

@@ -85,8 +85,11 @@ func (c *checker) taken(call *ssa.Call) (v ssa.Value, errv ssa.Value, handle boo
 	return v, errv, v != nil
 }
 
-// checkLeaks reports Gets whose value stays in fn and reaches a return
-// without being given back.
+// checkLeaks reports Gets whose value reaches a return without being
+// given back or handed on: a use that may keep it (escapingUse) ends the
+// paths through it, not the check, so an error return before the value
+// goes to an interface method that may keep it still loses it (syncthing's
+// readMessageAfterHeader, go-sstables' FileReader.ReadNext).
 func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
@@ -99,10 +102,11 @@ func (c *checker) checkLeaks(fn *ssa.Function, rels []release) {
 				continue
 			}
 			rep, _ := c.vs.of(v)
-			if c.escapesFunc(fn, rep) || c.takenByFact(call) && !releasedIn(rels, rep) {
+			if c.takenByFact(call) && !releasedIn(rels, rep) {
 				continue
 			}
 			kills := c.kills(fn, rep)
+			c.killEscapes(fn, rep, kills)
 			for _, r := range rels {
 				if r.root == rep {
 					blk := r.instr.Block()
@@ -177,19 +181,19 @@ func posOr(p, q token.Pos) token.Pos {
 	return q
 }
 
-// escapesFunc reports whether a value of class rep, or memory of it, may
-// outlive fn, come back under another name, or be given back elsewhere:
-// anything but method calls on it, calls that cannot return its memory,
-// comparisons, releases and conversions counts.
-func (c *checker) escapesFunc(fn *ssa.Function, rep ssa.Value) bool {
+// killEscapes adds to kills the uses of a value of class rep, or memory
+// of it, that may let it outlive fn, come back under another name, or be
+// given back elsewhere: anything but method calls on it, calls that cannot
+// return its memory, comparisons, releases and conversions counts. Past
+// such a use the value is no longer fn's to give back.
+func (c *checker) killEscapes(fn *ssa.Function, rep ssa.Value, kills map[*ssa.BasicBlock][]int) {
 	for _, b := range fn.Blocks {
-		for _, in := range b.Instrs {
+		for i, in := range b.Instrs {
 			if c.usesClass(in, rep) && c.escapingUse(in, rep) {
-				return true
+				kills[b] = append(kills[b], i)
 			}
 		}
 	}
-	return false
 }
 
 // usesClass reports whether in has an operand of class rep and is not

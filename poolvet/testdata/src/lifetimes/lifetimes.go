@@ -302,3 +302,59 @@ func logClean(enabled bool, s string) {
 	e := newEvent(enabled)
 	e.Str(s).Msg("done")
 }
+
+// unmarshaler is a message type of the program: its Unmarshal, an
+// interface method, may keep the buffer it is handed.
+type unmarshaler interface{ Unmarshal(b []byte) error }
+
+// readMessage is syncthing's rawConnection.readMessageAfterHeader before
+// v1.15.0: the buffer goes to msg.Unmarshal, which may keep it, but the
+// read that fails before it returns without giving the buffer back.
+func readMessage(r io.Reader, n int, msg unmarshaler) (unmarshaler, error) {
+	buf := bufs.Get(n) // want `not given back on the path to the return`
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, err
+	}
+	if err := msg.Unmarshal(buf); err != nil {
+		return nil, err
+	}
+	bufs.Put(buf)
+	return msg, nil
+}
+
+// readMessageClean is the fix, v1.15.0: each return before Unmarshal gives
+// the buffer back; the one after it may leave it to msg.
+func readMessageClean(r io.Reader, n int, msg unmarshaler) (unmarshaler, error) {
+	buf := bufs.Get(n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		bufs.Put(buf)
+		return nil, err
+	}
+	if err := msg.Unmarshal(buf); err != nil {
+		return nil, err
+	}
+	bufs.Put(buf)
+	return msg, nil
+}
+
+// sink may keep what it is handed.
+type sink interface {
+	Drop(b []byte)
+	Keep(b []byte)
+}
+
+// queueClean hands the buffer to a method that may keep it on the path to
+// each return: nothing is lost.
+func queueClean(q sink, r io.Reader, n int) error {
+	buf := bufs.Get(n)
+	if _, err := io.ReadFull(r, buf); err != nil {
+		q.Drop(buf)
+		return err
+	}
+	if n > 1 {
+		q.Keep(buf)
+	} else {
+		q.Drop(buf)
+	}
+	return nil
+}

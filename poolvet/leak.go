@@ -156,21 +156,32 @@ func returnPos(fn *ssa.Function, ret *ssa.Return) token.Pos {
 }
 
 // reportLeak reports call if reg, what runs after it until the value is
-// given back, reaches a return.
+// given back, reaches a return: at the first return, by position, with
+// the others it reaches named after it.
 func (c *checker) reportLeak(fn *ssa.Function, call *ssa.Call, reg *region, handle bool) {
+	var at []token.Pos
 	for _, x := range reg.instrs {
-		ret, ok := x.(*ssa.Return)
-		if !ok {
-			continue
+		if ret, ok := x.(*ssa.Return); ok {
+			at = append(at, posOr(returnPos(fn, ret), call.Pos()))
 		}
-		at := returnPos(fn, ret)
-		where := c.where(posOr(at, call.Pos()))
-		if handle {
-			c.report(call.Pos(), fmt.Sprintf("pooled handle is not given back: no Close on the path to the return at %s", where), 0)
-		} else {
-			c.report(call.Pos(), fmt.Sprintf("value taken from the pool is not given back on the path to the return at %s: the next Get allocates anew", where), 0)
-		}
+	}
+	if len(at) == 0 {
 		return
+	}
+	slices.Sort(at)
+	at = slices.Compact(at)
+	where := c.where(at[0])
+	if len(at) > 1 {
+		also := make([]string, len(at)-1)
+		for i, p := range at[1:] {
+			also[i] = c.where(p)
+		}
+		where += " (also " + strings.Join(also, ", ") + ")"
+	}
+	if handle {
+		c.report(call.Pos(), fmt.Sprintf("pooled handle is not given back: no Close on the path to the return at %s", where), 0)
+	} else {
+		c.report(call.Pos(), fmt.Sprintf("value taken from the pool is not given back on the path to the return at %s: the next Get allocates anew", where), 0)
 	}
 }
 

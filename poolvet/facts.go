@@ -336,7 +336,7 @@ func (c *checker) takesOfFunc(fn *ssa.Function) ([]int, []int) {
 	}
 	var out, through []int
 	for i := 0; i < res.Len(); i++ {
-		if !c.givesBackType(res.At(i).Type()) {
+		if t := res.At(i).Type(); !c.givesBackType(t) && !c.takesWrapped(fn, t) {
 			continue
 		}
 		if c.returnsTaken(fn, i, taken) {
@@ -443,6 +443,32 @@ func (c *checker) givesBackType(t types.Type) bool {
 		cands := candidates(fn)
 		for _, i := range f.Put {
 			if i < len(cands) && types.Identical(cands[i].Type(), t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takesWrapped reports whether fn takes a value of type t from a Get
+// wrapper of another package (a call whose fact says it takes): that
+// package gives such values back (go-sstables' allocateRecordBufferPooled
+// returns a buffer of libp2p's go-buffer-pool).
+func (c *checker) takesWrapped(fn *ssa.Function, t types.Type) bool {
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			call, ok := in.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			callee, _ := callTarget(call.Common())
+			if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg == c.pass.Pkg {
+				continue
+			}
+			if f := c.factOf(callee); f == nil || len(f.Takes) == 0 {
+				continue
+			}
+			if v, _, _ := c.taken(call); v != nil && types.Identical(v.Type(), t) {
 				return true
 			}
 		}

@@ -337,6 +337,66 @@ func readMessageClean(r io.Reader, n int, msg unmarshaler) (unmarshaler, error) 
 	return msg, nil
 }
 
+// decompressor is a compressor of the program (go-sstables'
+// compressor.CompressionI): its method may keep either buffer.
+type decompressor interface {
+	DecompressWithBuf(src, dst []byte) ([]byte, error)
+}
+
+// allocRecord is go-sstables' allocateRecordBufferPooled: a Get wrapper,
+// with the size to read beside the buffer, of a pool type of another
+// package (libp2p's go-buffer-pool): no function of this one gives a
+// buffer back.
+func allocRecord(n int) (int, []byte) { // want allocRecord:`releases\(put=\[\], close=\[\], takes=\[1\]\)`
+	return n, bufs.Get(n)
+}
+
+// readCompressed is go-sstables' FileReader.ReadNext before v1.5.0: the
+// record buffer goes to DecompressWithBuf, which may keep it, after the
+// error returns that lose it.
+func readCompressed(r io.Reader, n int, d decompressor) ([]byte, error) {
+	want, buf := allocRecord(n) // want `not given back on the path to the return`
+	got, err := io.ReadFull(r, buf)
+	if err != nil {
+		return nil, err
+	}
+	if got != want {
+		return nil, errTooLong
+	}
+	tmp := bufs.Get(n)
+	out, err := d.DecompressWithBuf(buf, tmp)
+	if err != nil {
+		return nil, err
+	}
+	rec := make([]byte, len(out))
+	copy(rec, out)
+	bufs.Put(buf)
+	bufs.Put(tmp)
+	return rec, nil
+}
+
+// readCompressedClean is the fix, v1.5.0: deferred Puts.
+func readCompressedClean(r io.Reader, n int, d decompressor) ([]byte, error) {
+	want, buf := allocRecord(n)
+	defer bufs.Put(buf)
+	got, err := io.ReadFull(r, buf)
+	if err != nil {
+		return nil, err
+	}
+	if got != want {
+		return nil, errTooLong
+	}
+	tmp := bufs.Get(n)
+	defer bufs.Put(tmp)
+	out, err := d.DecompressWithBuf(buf, tmp)
+	if err != nil {
+		return nil, err
+	}
+	rec := make([]byte, len(out))
+	copy(rec, out)
+	return rec, nil
+}
+
 // sink may keep what it is handed.
 type sink interface {
 	Drop(b []byte)

@@ -56,8 +56,9 @@ func isKeeper(common *ssa.CallCommon) bool {
 // holders adds to classes the values of fn that keep memory of a class in
 // it, through a keeper call (bw := bufio.NewWriter(zw)), and returns the
 // cells: locals and new objects with a field or element set to such memory
-// (r := result{data: b.Bytes()}), and the addresses of those fields.
-func (c *checker) holders(fn *ssa.Function, classes map[ssa.Value]bool) map[ssa.Value]bool {
+// (r := result{data: b.Bytes()}), and the addresses of those fields. A
+// value parted from the classes (see parted) makes no cell.
+func (c *checker) holders(fn *ssa.Function, classes, parted map[ssa.Value]bool) map[ssa.Value]bool {
 	for changed := true; changed; {
 		changed = false
 		for _, b := range fn.Blocks {
@@ -78,7 +79,7 @@ func (c *checker) holders(fn *ssa.Function, classes map[ssa.Value]bool) map[ssa.
 			if !ok {
 				continue
 			}
-			if r, _ := c.vs.of(st.Val); !classes[r] {
+			if r, _ := c.vs.of(st.Val); !classes[r] || c.fromParted(st.Val, parted) {
 				continue
 			}
 			switch a := st.Addr.(type) {

@@ -515,7 +515,8 @@ func (c *checker) releaseKills(fn *ssa.Function, r release) map[*ssa.BasicBlock]
 // late, the deferred calls and goroutines that use it.
 func (c *checker) checkUses(fn *ssa.Function, r release, reg *region, late bool) {
 	tainted := c.taint(reg, r.root)
-	cells := c.holders(fn, tainted)
+	parted := c.parted(r)
+	cells := c.holders(fn, tainted, parted)
 	reported := map[int]bool{}
 	var lates []ssa.CallInstruction
 	if late {
@@ -534,7 +535,7 @@ func (c *checker) checkUses(fn *ssa.Function, r release, reg *region, late bool)
 		c.report(pos, fmt.Sprintf("%s is used after %s at %s: %s", c.name(r), verbOf(r.kind), c.where(r.instr.Pos()), what), r.instr.Pos())
 	}
 	for _, in := range reg.instrs {
-		if !c.usesTainted(in, tainted) && !usesCell(in, cells) && !c.closureUses(in, tainted) {
+		if !c.usesTainted(in, tainted, parted) && !usesCell(in, cells) && !c.closureUses(in, tainted) {
 			continue
 		}
 		pos := posOf(in)
@@ -587,8 +588,9 @@ func (c *checker) phiTainted(phi *ssa.Phi, reg *region, tainted map[ssa.Value]bo
 
 // usesTainted reports whether in reads tainted memory: it has a tainted
 // operand, and is neither a new name for that memory nor an operation
-// that reads none of it.
-func (c *checker) usesTainted(in ssa.Instruction, tainted map[ssa.Value]bool) bool {
+// that reads none of it. Operands parted from the value (see parted) do not
+// count.
+func (c *checker) usesTainted(in ssa.Instruction, tainted, parted map[ssa.Value]bool) bool {
 	if readsNoMemory(in) {
 		return false
 	}
@@ -601,7 +603,7 @@ func (c *checker) usesTainted(in ssa.Instruction, tainted map[ssa.Value]bool) bo
 		if *op == nil {
 			continue
 		}
-		if or, _ := c.vs.of(*op); tainted[or] {
+		if or, _ := c.vs.of(*op); tainted[or] && !c.fromParted(*op, parted) {
 			return true
 		}
 	}
@@ -685,7 +687,7 @@ func (c *checker) checkDeferred(fn *ssa.Function, d release, rels []release) {
 		c.report(r.instr.Pos(), fmt.Sprintf("%s is Put twice: here and by the deferred Put at %s", c.name(r), c.where(d.instr.Pos())), d.instr.Pos())
 	}
 	classes := map[ssa.Value]bool{d.root: true}
-	cells := c.holders(fn, classes)
+	cells := c.holders(fn, classes, nil)
 	for _, in := range reg.instrs {
 		vals, what := c.leaving(in, d.root)
 		c.reportLeaving(in, vals, what, d, name, classes, cells)

@@ -100,9 +100,10 @@ func TestSizingIsDeterministic(t *testing.T) {
 		// The debug build poisons a Buffer's whole capacity at Put and
 		// checks it at Get, and under the race detector each of those is
 		// an instrumented range (tsan's MemoryAccessRange took 84 % of the
-		// 90 s that 40 000 lengths took). A tenth still runs four of each
-		// kind of collection per trace and windows of both sizes; the
-		// -race run and the debug run take all 40 000.
+		// 90 s that 40 000 lengths took). A tenth still runs three or four
+		// collections of each kind per trace (at ops 996 and 1008, then
+		// every 997 and 1009) and windows of both sizes; the -race run and
+		// the debug run take all 40 000.
 		n = 4000
 	}
 	lengths := logNormal(32, n, 12<<10, 1.2) // heavy-tailed, around 12 KiB
